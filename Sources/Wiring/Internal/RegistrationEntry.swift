@@ -1,0 +1,83 @@
+/// One registration as the container stores it. Entries never change: a change of options
+/// (`.scope(_:)`, `.initCompleted`) replaces the entry with an updated copy under the same `id`.
+package class RegistrationEntry: @unchecked Sendable {
+    package typealias Hook = @Sendable (any Resolver, Any) throws -> Void
+
+    package let key: ServiceKey
+    /// Stable for the life of the registration, across option changes; keys instance caches.
+    package let id: Int
+    package let scope: Scope
+    package let site: RegistrationSite
+    package let hooks: [Hook]
+
+    package init(key: ServiceKey, id: Int, scope: Scope, site: RegistrationSite, hooks: [Hook]) {
+        self.key = key
+        self.id = id
+        self.scope = scope
+        self.site = site
+        self.hooks = hooks
+    }
+
+    /// A copy with other options; subclasses keep their factory.
+    package func copy(scope: Scope, hooks: [Hook]) -> RegistrationEntry {
+        fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
+    }
+
+    package static func nextID() -> Int {
+        identifiers.withLock { next in
+            next += 1
+            return next
+        }
+    }
+
+    private static let identifiers = LockedState(0)
+}
+
+/// A registration whose factory makes a `Service` from a resolver and runtime arguments.
+///
+/// A resolution finds an entry by a key built from the same `Service` and argument types, so
+/// the entry found for `resolve<Service, each Argument>` is always of exactly this class.
+package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @unchecked Sendable {
+    package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
+
+    package init(
+        key: ServiceKey, id: Int, scope: Scope, site: RegistrationSite, hooks: [Hook],
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) {
+        self.factory = factory
+        super.init(key: key, id: id, scope: scope, site: site, hooks: hooks)
+    }
+
+    override package func copy(scope: Scope, hooks: [Hook]) -> RegistrationEntry {
+        FactoryEntry(key: key, id: id, scope: scope, site: site, hooks: hooks, factory: factory)
+    }
+}
+
+/// A resolved instance kept by a scope. Read back with `unsafeDowncast` by code that found it
+/// under the key of the same `Service` type.
+package final class InstanceBox<Service>: @unchecked Sendable {
+    package let value: Service
+
+    package init(_ value: Service) {
+        self.value = value
+    }
+}
+
+/// An instance of `.weak` scope: kept only while someone else holds it.
+package final class WeakInstanceBox: @unchecked Sendable {
+    package weak var object: AnyObject?
+
+    package init(_ object: AnyObject) {
+        self.object = object
+    }
+}
+
+/// Lets a non-`Sendable` value cross into a `@Sendable` closure. The container hands instances
+/// to any thread by design; what the app shares that way is the app's business.
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,0 +1,144 @@
+/// Why a service could not be resolved, along which path, and how to fix it.
+///
+/// Its description reads like a compiler diagnostic:
+///
+/// ```text
+/// error: no registration for Animal (name: "mimi")
+///   path: Owner -> Animal (name: "mimi")
+///   registered for Animal:
+///     Animal                        at App/Setup.swift:12
+///     Animal (arguments: String)    at App/Setup.swift:13
+///   fix: register it with `container.register(Animal.self, name: "mimi") { r in … }`, or ask for one of the keys above.
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public enum Reason: Sendable {
+        /// Nothing is registered for the key; `nearMisses` share its type but differ in name or arguments.
+        case notRegistered(nearMisses: [RegisteredKey])
+        /// Resolving the key needs the key itself. The cycle starts and ends with the repeated key.
+        case circularDependency(cycle: [ServiceKey])
+        /// The factory (or an `initCompleted` hook) threw.
+        case factoryFailed(underlying: any Error)
+        /// The factory made a value that is not of the requested type.
+        case typeMismatch(expected: any Any.Type, actual: any Any.Type)
+        /// A `.weak` registration made a value that is not a class instance, which nothing can hold weakly.
+        case weakScopeRequiresClass(actual: any Any.Type)
+    }
+
+    /// A registration, by key and the place in source that made it.
+    public struct RegisteredKey: Sendable, CustomStringConvertible {
+        public let key: ServiceKey
+        public let site: RegistrationSite
+
+        public init(key: ServiceKey, site: RegistrationSite) {
+            self.key = key
+            self.site = site
+        }
+
+        public var description: String { "\(key) at \(site)" }
+    }
+
+    /// The key that failed.
+    public let key: ServiceKey
+    /// Every key from the top-level request down to ``key``, in order.
+    public let path: [ServiceKey]
+    /// What went wrong.
+    public let reason: Reason
+    /// Where the failing registration was made, when it exists.
+    public let site: RegistrationSite?
+
+    package init(key: ServiceKey, path: [ServiceKey], reason: Reason, site: RegistrationSite? = nil) {
+        self.key = key
+        self.path = path
+        self.reason = reason
+        self.site = site
+    }
+
+    /// The error a factory threw, if that is what happened.
+    public var underlyingError: (any Error)? {
+        if case .factoryFailed(let error) = reason { return error }
+        return nil
+    }
+
+    /// A short, stable name for the kind of failure: `not-registered`, `circular-dependency`,
+    /// `factory-failed`, `type-mismatch`, `weak-scope-requires-class`.
+    public var identifier: String {
+        switch reason {
+        case .notRegistered: "not-registered"
+        case .circularDependency: "circular-dependency"
+        case .factoryFailed: "factory-failed"
+        case .typeMismatch: "type-mismatch"
+        case .weakScopeRequiresClass: "weak-scope-requires-class"
+        }
+    }
+
+    /// The first line of ``description``: what failed, without path or fix.
+    public var summary: String {
+        switch reason {
+        case .notRegistered:
+            "no registration for \(key)"
+        case .circularDependency:
+            "circular dependency while resolving \(key)"
+        case .factoryFailed(let error):
+            "the factory of \(key) threw: \(error)"
+        case .typeMismatch(let expected, let actual):
+            "the factory of \(key) made a \(typeName(actual)), which is not a \(typeName(expected))"
+        case .weakScopeRequiresClass(let actual):
+            "\(key) is registered in .weak scope, but its factory made a \(typeName(actual)), which is not a class instance"
+        }
+    }
+
+    public var description: String {
+        var lines = ["error: \(summary)"]
+        switch reason {
+        case .circularDependency(let cycle):
+            lines.append("  cycle: " + cycle.map(\.description).joined(separator: " -> "))
+        default:
+            break
+        }
+        lines.append("  path: " + path.map(\.description).joined(separator: " -> "))
+        if let site { lines.append("  registered at: \(site)") }
+        if case .notRegistered(let nearMisses) = reason, !nearMisses.isEmpty {
+            lines.append("  registered for \(key.typeDescription):")
+            let width = nearMisses.map(\.key.description.count).max() ?? 0
+            for miss in nearMisses {
+                let padded = miss.key.description.padding(toLength: width)
+                lines.append("    \(padded)  at \(miss.site)")
+            }
+        }
+        lines.append("  fix: \(fix)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// What to do about it, in one sentence.
+    public var fix: String {
+        switch reason {
+        case .notRegistered(let nearMisses):
+            let registration = "register it with `container.register(\(registrationCall)) { r in … }`"
+            return nearMisses.isEmpty
+                ? registration + " (or in a module the container is built from)."
+                : registration + ", or ask for one of the keys registered above."
+        case .circularDependency(let cycle):
+            let first = cycle.first.map(\.typeDescription) ?? key.typeDescription
+            return "break the cycle: inject `Provider<\(first)>` or `Lazy<\(first)>` instead, or set the back reference in `.initCompleted { r, instance in … }` on a .graph or .container registration."
+        case .factoryFailed:
+            return "make the factory of \(key) succeed here (the error above is the factory's own), or catch it inside the factory."
+        case .typeMismatch(let expected, _):
+            return "make the registration produce a \(typeName(expected)), or register the concrete type under its own key."
+        case .weakScopeRequiresClass:
+            return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."
+        }
+    }
+
+    private var registrationCall: String {
+        var parts = ["\(key.typeDescription).self"]
+        if let name = key.name { parts.append("name: \"\(name)\"") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+extension String {
+    package func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}

@@ -1,0 +1,115 @@
+/// What a registration is stored under and a resolution asks for: a type, an optional name and
+/// the types of the runtime arguments its factory takes.
+///
+/// ```swift
+/// ServiceKey(Network.self)
+/// ServiceKey(Database.self, name: "primary")
+/// ServiceKey(ViewModel.self, arguments: Int.self, String.self)
+/// ```
+public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The type that is registered or requested.
+    public let serviceType: any Any.Type
+    /// The name that tells registrations of the same type apart, if any.
+    public let name: String?
+    package let argumentList: any ArgumentList.Type
+
+    /// A key for a service that takes no runtime arguments.
+    /// - Parameters:
+    ///   - serviceType: The registered type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    public init<Service>(_ serviceType: Service.Type, name: String? = nil) {
+        self.serviceType = serviceType
+        self.name = name
+        self.argumentList = NoArguments.self
+    }
+
+    /// A key for a service whose factory takes runtime arguments of the given types.
+    /// - Parameters:
+    ///   - serviceType: The registered type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    ///   - arguments: The types of the factory's runtime arguments, in order.
+    public init<Service, each Argument>(
+        _ serviceType: Service.Type, name: String? = nil, arguments: repeat (each Argument).Type
+    ) {
+        self.serviceType = serviceType
+        self.name = name
+        self.argumentList = ArgumentTypes<repeat each Argument>.listType
+    }
+
+    package init(serviceType: any Any.Type, name: String?, argumentList: any ArgumentList.Type) {
+        self.serviceType = serviceType
+        self.name = name
+        self.argumentList = argumentList
+    }
+
+    /// The types of the runtime arguments, in order; empty when the factory takes none.
+    public var argumentTypes: [any Any.Type] { argumentList.types }
+
+    /// Whether the factory registered under this key needs runtime arguments.
+    public var takesArguments: Bool { argumentList != NoArguments.self }
+
+    package var typeIdentifier: ObjectIdentifier { ObjectIdentifier(serviceType) }
+
+    /// The same key with another name.
+    package func named(_ newName: String?) -> ServiceKey {
+        ServiceKey(serviceType: serviceType, name: newName, argumentList: argumentList)
+    }
+
+    public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+        lhs.serviceType == rhs.serviceType && lhs.argumentList == rhs.argumentList && lhs.name == rhs.name
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(serviceType))
+        hasher.combine(ObjectIdentifier(argumentList))
+        hasher.combine(name)
+    }
+
+    /// The type name, then the name and argument types when present:
+    /// `Animal`, `Animal (name: "mimi")`, `Animal (arguments: String, Bool)`.
+    public var description: String {
+        var details: [String] = []
+        if let name { details.append("name: \"\(name)\"") }
+        let arguments = argumentTypes
+        if !arguments.isEmpty {
+            details.append("arguments: " + arguments.map(typeName).joined(separator: ", "))
+        }
+        let type = typeName(serviceType)
+        return details.isEmpty ? type : "\(type) (\(details.joined(separator: ", ")))"
+    }
+
+    /// The name of the service type, as it is written in source.
+    public var typeDescription: String { typeName(serviceType) }
+}
+
+/// How a type is shown in messages and traces: as written in source, without the module prefix.
+package func typeName(_ type: any Any.Type) -> String {
+    String(describing: type)
+}
+
+/// The runtime-argument types of a key, as one type whose identity stands for the whole list.
+package protocol ArgumentList: Sendable {
+    static var types: [any Any.Type] { get }
+}
+
+package enum NoArguments: ArgumentList {
+    package static var types: [any Any.Type] { [] }
+}
+
+/// A distinct type for every list of argument types, so that `(String, Bool)` as two arguments
+/// and `(String, Bool)` as one tuple argument never share a key.
+package struct ArgumentTypes<each Argument>: ArgumentList {
+    package static var types: [any Any.Type] {
+        var types: [any Any.Type] = []
+        for type in repeat (each Argument).self {
+            types.append(type)
+        }
+        return types
+    }
+
+    package static var listType: any ArgumentList.Type {
+        var count = 0
+        for _ in repeat (each Argument).self { count += 1 }
+        return count == 0 ? NoArguments.self : ArgumentTypes<repeat each Argument>.self
+    }
+}

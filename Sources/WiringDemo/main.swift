@@ -1,0 +1,3 @@
+import Wiring
+
+print("placeholder")
