@@ -40,4 +40,55 @@ public struct Registration<Service>: Sendable {
         container.updateEntry(self) { $0.copy(scope: $0.scope, hooks: $0.hooks + [erased]) }
         return self
     }
+
+    /// Also serves the registration under another type, such as a protocol the service conforms
+    /// to. The instance is the one this registration's scope gives: a `.container` service
+    /// resolved as either type is the same object.
+    ///
+    /// ```swift
+    /// container.register(ConsoleLogger.self) { _ in ConsoleLogger() }
+    ///     .scope(.container)
+    ///     .implements(Logging.self)
+    /// ```
+    /// - Parameters:
+    ///   - otherType: The additional type to serve the instance as.
+    ///   - name: The name to register it under, if any.
+    @discardableResult
+    public func implements<Other>(
+        _ otherType: Other.Type, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Registration {
+        let target = key
+        container.register(otherType, name: name, file: file, line: line) { resolver in
+            guard !target.takesArguments else { throw ForwardingNeedsArguments(target: target) }
+            let instance: Service = try resolver.resolve(Service.self, name: target.name)
+            guard let converted = instance as? Other else {
+                throw TypeMismatch(expected: Other.self, actual: type(of: instance as Any))
+            }
+            return converted
+        }
+        .scope(.transient)
+        return self
+    }
+}
+
+/// Thrown by a factory whose value is not of the registered type; the resolution turns it into
+/// a `ResolutionError` with the key and path.
+package struct TypeMismatch: Error {
+    package let expected: any Any.Type
+    package let actual: any Any.Type
+
+    package init(expected: any Any.Type, actual: any Any.Type) {
+        self.expected = expected
+        self.actual = actual
+    }
+}
+
+/// `implements(_:)` on a registration that needs runtime arguments: the forwarded type has no
+/// way to pass them.
+struct ForwardingNeedsArguments: Error, CustomStringConvertible {
+    let target: ServiceKey
+
+    var description: String {
+        "\(target) takes runtime arguments, which a forwarded type cannot pass; register the other type with its own factory"
+    }
 }

@@ -119,6 +119,10 @@ package final class Resolution: @unchecked Sendable {
             return try entry.factory(resolver, repeat each arguments)
         } catch let error as ResolutionError {
             throw error
+        } catch let mismatch as TypeMismatch {
+            throw ResolutionError(
+                key: key, path: path, reason: .typeMismatch(expected: mismatch.expected, actual: mismatch.actual),
+                site: entry.site)
         } catch {
             throw ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
         }

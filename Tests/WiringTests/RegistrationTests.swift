@@ -1,0 +1,168 @@
+import Testing
+import Wiring
+
+@Suite("Registering and resolving")
+struct RegistrationTests {
+    @Test func resolvesAFactoryRegistration() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "Tom") }
+        let cat = try container.resolve(Animal.self)
+        #expect(cat.name == "Tom")
+        #expect(cat is Cat)
+    }
+
+    @Test func namesTellRegistrationsApart() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.register(Animal.self, name: "mimi") { _ in Cat(name: "Mimi") }
+        #expect(try container.resolve(Animal.self).name == "Cat")
+        #expect(try container.resolve(Animal.self, name: "mimi").name == "Mimi")
+    }
+
+    @Test func runtimeArgumentsArePartOfTheKey() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.register(Animal.self) { (_, name: String) in Cat(name: name) }
+        container.register(Animal.self) { (_, name: String, asleep: Bool) in Cat(name: name, sleeping: asleep) }
+
+        #expect(try container.resolve(Animal.self).name == "Cat")
+        #expect(try container.resolve(Animal.self, arguments: "Mew").name == "Mew")
+        let sleepy = try #require(try container.resolve(Animal.self, arguments: "Mew", true) as? Cat)
+        #expect(sleepy.name == "Mew")
+        #expect(sleepy.sleeping)
+        let named = try container.resolve(Animal.self, name: nil, arguments: "Named", false)
+        #expect(named.name == "Named")
+    }
+
+    @Test func aTupleArgumentIsNotTwoArguments() throws {
+        let container = Container()
+        container.register(String.self) { (_, pair: (String, Bool)) in "one tuple \(pair.0)" }
+        container.register(String.self) { (_, name: String, flag: Bool) in "two values \(name)" }
+        #expect(try container.resolve(String.self, arguments: ("a", true)) == "one tuple a")
+        #expect(try container.resolve(String.self, arguments: "b", true) == "two values b")
+    }
+
+    @Test func typeIsInferredFromTheContext() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "Inferred") }
+        container.register(Animal.self, name: "mimi") { _ in Cat(name: "Mimi") }
+        let animal: Animal = try container.resolve()
+        let mimi: Animal = try container.resolve(name: "mimi")
+        #expect(animal.name == "Inferred")
+        #expect(mimi.name == "Mimi")
+    }
+
+    @Test func factoriesResolveTheirDependencies() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "Pet") }
+        container.register(Owner.self) { r in try PetOwner(pet: r.resolve(Animal.self)) }
+        #expect(try container.resolve(Owner.self).pet.name == "Pet")
+    }
+
+    @Test func aReadyInstanceIsSharedLikeASingleton() throws {
+        let container = Container()
+        let cat = Cat(name: "Only")
+        container.register(Animal.self, instance: cat)
+        #expect(try container.resolve(Animal.self) === cat)
+        #expect(try container.resolve(Animal.self) === cat)
+    }
+
+    @Test func registeringAKeyAgainReplacesIt() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "first") }
+        container.register(Animal.self) { _ in Cat(name: "second") }
+        #expect(try container.resolve(Animal.self).name == "second")
+        #expect(container.registeredKeys == [ServiceKey(Animal.self)])
+    }
+
+    @Test func replacingASingletonDropsTheOldInstance() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "first") }.scope(.container)
+        _ = try container.resolve(Animal.self)
+        container.register(Animal.self) { _ in Cat(name: "second") }.scope(.container)
+        #expect(try container.resolve(Animal.self).name == "second")
+    }
+
+    @Test func initCompletedRunsAfterTheFactory() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.register(Food.self) { _ in Fish() }
+        container.register(Owner.self) { r in try PetOwner(pet: r.resolve(Animal.self)) }
+            .scope(.container)
+            .initCompleted { r, owner in owner.food = try? r.resolve(Food.self) }
+        let owner = try container.resolve(Owner.self)
+        #expect(owner.food is Fish)
+    }
+
+    @Test func initCompletedBreaksACycleThroughAProperty() throws {
+        final class Parent { var child: Child? }
+        final class Child {
+            let parent: Parent
+            init(parent: Parent) { self.parent = parent }
+        }
+        let container = Container()
+        container.register(Parent.self) { _ in Parent() }
+            .initCompleted { r, parent in parent.child = try r.resolve(Child.self) }
+        container.register(Child.self) { r in try Child(parent: r.resolve(Parent.self)) }
+        let parent = try container.resolve(Parent.self)
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test func modulesApplyInOrderAndLaterOnesWin() throws {
+        struct Pets: Module {
+            func register(in container: Container) {
+                container.register(Animal.self) { _ in Cat(name: "from Pets") }
+                container.register(Food.self) { _ in Fish() }
+            }
+        }
+        struct Dogs: Module {
+            func register(in container: Container) {
+                container.register(Animal.self) { _ in Dog() }
+            }
+        }
+        let container = Container(modules: [Pets(), Dogs()])
+        #expect(try container.resolve(Animal.self) is Dog)
+        #expect(try container.resolve(Food.self) is Fish)
+
+        container.apply([Pets()])
+        #expect(try container.resolve(Animal.self).name == "from Pets")
+    }
+
+    @Test func resolveAllReturnsEveryRegistrationWithoutArgumentsInOrder() throws {
+        let parent = Container()
+        parent.register(Animal.self, name: "parent") { _ in Cat(name: "parent") }
+        let container = Container(parent: parent)
+        container.register(Animal.self) { _ in Cat(name: "unnamed") }
+        container.register(Animal.self, name: "dog") { _ in Dog() }
+        container.register(Animal.self) { (_, name: String) in Cat(name: name) }
+        container.register(Food.self) { _ in Fish() }
+        let names = try container.resolveAll(Animal.self).map(\.name)
+        #expect(names == ["parent", "unnamed", "Dog"])
+    }
+
+    @Test func implementsServesOneInstanceAsAnotherType() throws {
+        let container = Container()
+        container.register(Cat.self) { _ in Cat(name: "shared") }
+            .scope(.container)
+            .implements(Animal.self)
+        let cat = try container.resolve(Cat.self)
+        #expect(try container.resolve(Animal.self) === cat)
+    }
+
+    @Test func removeAllForgetsEverything() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.removeAll()
+        #expect(container.registeredKeys.isEmpty)
+        #expect(throws: ResolutionError.self) { try container.resolve(Animal.self) }
+    }
+
+    @Test func serviceKeysDescribeThemselves() {
+        #expect(ServiceKey(Animal.self).description == "Animal")
+        #expect(ServiceKey(Animal.self, name: "mimi").description == #"Animal (name: "mimi")"#)
+        #expect(ServiceKey(Animal.self, arguments: String.self, Bool.self).description == "Animal (arguments: String, Bool)")
+        #expect(ServiceKey(Animal.self, name: "x", arguments: Int.self).description == #"Animal (name: "x", arguments: Int)"#)
+        #expect(ServiceKey(Animal.self) != ServiceKey(Animal.self, arguments: String.self))
+        #expect(ServiceKey(Animal.self, arguments: String.self).argumentTypes.map { "\($0)" } == ["String"])
+    }
+}

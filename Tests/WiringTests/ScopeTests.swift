@@ -1,0 +1,92 @@
+import Testing
+import Wiring
+
+extension Scope {
+    static let session = Scope("session")
+}
+
+@Suite("Scopes")
+struct ScopeTests {
+    @Test func transientMakesANewInstanceEachTime() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }.scope(.transient)
+        container.register(Branch.self) { r in try Branch(left: r.resolve(), right: r.resolve()) }
+        let branch = try container.resolve(Branch.self)
+        #expect(branch.left !== branch.right)
+    }
+
+    @Test func graphIsTheDefaultAndSharesWithinOneResolve() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        container.register(Branch.self) { r in try Branch(left: r.resolve(), right: r.resolve()) }
+        let first = try container.resolve(Branch.self)
+        let second = try container.resolve(Branch.self)
+        #expect(first.left === first.right)
+        #expect(first.left !== second.left)
+    }
+
+    @Test func argumentRegistrationsAreTransientByDefault() throws {
+        let container = Container()
+        container.register(Animal.self) { (_, name: String) in Cat(name: name) }
+        #expect(try container.resolve(Animal.self, arguments: "a").name == "a")
+        #expect(try container.resolve(Animal.self, arguments: "b").name == "b")
+    }
+
+    @Test func containerScopeIsASingletonSharedWithChildren() throws {
+        let parent = Container()
+        parent.register(Leaf.self) { _ in Leaf() }.scope(.container)
+        let child = Container(parent: parent)
+        let fromParent = try parent.resolve(Leaf.self)
+        #expect(try parent.resolve(Leaf.self) === fromParent)
+        #expect(try child.resolve(Leaf.self) === fromParent)
+    }
+
+    @Test func weakScopeSharesWhileHeldAndReleasesAfterwards() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }.scope(.weak)
+        var held: Leaf? = try container.resolve(Leaf.self)
+        #expect(try container.resolve(Leaf.self) === held)
+        weak let released = held
+        held = nil
+        #expect(released == nil)
+        let fresh = try container.resolve(Leaf.self)
+        #expect(fresh !== released)
+    }
+
+    @Test func weakScopeRejectsValueTypesWithAnError() throws {
+        let container = Container()
+        container.register(Point.self) { _ in Point() }.scope(.weak)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Point.self) }
+        #expect(error.identifier == "weak-scope-requires-class")
+        #expect(error.description.contains("Point is registered in .weak scope, but its factory made a Point, which is not a class instance"))
+        #expect(error.description.contains("fix: register Point in .transient, .graph or .container scope, or make it a class."))
+    }
+
+    @Test func customScopeSharesUntilReset() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }.scope(.session)
+        container.register(Branch.self) { _ in Branch(left: Leaf(), right: Leaf()) }.scope(.container)
+        let first = try container.resolve(Leaf.self)
+        let singleton = try container.resolve(Branch.self)
+        #expect(try container.resolve(Leaf.self) === first)
+
+        container.resetScope(.session)
+        #expect(try container.resolve(Leaf.self) !== first)
+        #expect(try container.resolve(Branch.self) === singleton, "resetting .session keeps .container instances")
+    }
+
+    @Test func resettingContainerScopeMakesNewSingletons() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }.scope(.container)
+        let first = try container.resolve(Leaf.self)
+        container.resetScope(.container)
+        #expect(try container.resolve(Leaf.self) !== first)
+    }
+
+    @Test func scopesDescribeThemselves() {
+        #expect(Scope.graph.description == ".graph")
+        #expect(Scope.session.description == #"Scope("session")"#)
+        #expect(Scope("session") == Scope.session)
+        #expect(Scope("container") != Scope.container)
+    }
+}
