@@ -70,12 +70,10 @@ public final class Container: Resolver, Sendable {
     ) -> Registration<Service> {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        let entry = FactoryEntry(
-            key: key, id: RegistrationEntry.nextID(),
-            scope: key.takesArguments ? .transient : .graph,
-            site: RegistrationSite(file, line), hooks: [], factory: factory)
-        add(entry)
-        return Registration(key: key, id: entry.id, container: self)
+        return add(
+            FactoryEntry(
+                key: key, site: RegistrationSite(file, line),
+                options: .init(scope: key.takesArguments ? .transient : .graph), factory: factory))
     }
 
     /// Registers a ready-made instance, shared like a `.container` singleton.
@@ -162,7 +160,7 @@ public final class Container: Resolver, Sendable {
         let object: AnyObject
     }
 
-    private func add(_ entry: RegistrationEntry) {
+    package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
         let replaced = state.withLock { registry in
             let previous = registry.entries.updateValue(entry, forKey: entry.key)
             if let previous {
@@ -174,14 +172,17 @@ public final class Container: Resolver, Sendable {
             return nil
         }
         withExtendedLifetime(replaced) {}
+        return Registration(key: entry.key, id: entry.id, container: self)
     }
 
-    package func updateEntry<Service>(
-        _ registration: Registration<Service>, _ update: (RegistrationEntry) -> RegistrationEntry
+    package func updateOptions<Service>(
+        _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
         let dropped = state.withLock { registry -> StoredInstance? in
             guard let current = registry.entries[registration.key], current.id == registration.id else { return nil }
-            registry.entries[registration.key] = update(current)
+            var options = current.options
+            update(&options)
+            registry.entries[registration.key] = current.copy(options: options)
             return registry.instances.removeValue(forKey: current.id)
         }
         withExtendedLifetime(dropped) {}
@@ -203,18 +204,20 @@ extension Container: ResolutionSource {
         }
     }
 
-    package func visibleRegistrations() -> [Lookup] {
+    package func visibleRegistrations(includingParents: Bool) -> [Lookup] {
         let own = state.withLock { registry in
             registry.order.compactMap { key in registry.entries[key].map { Lookup(entry: $0, cache: self, cached: nil) } }
         }
-        guard let parent else { return own }
+        guard includingParents, let parent else { return own }
         let shadowed = Set(own.map(\.entry.key))
-        return parent.visibleRegistrations().filter { !shadowed.contains($0.entry.key) } + own
+        return parent.visibleRegistrations(includingParents: true).filter { !shadowed.contains($0.entry.key) } + own
     }
 
     package func makeResolution() -> Resolution {
         Resolution(source: self)
     }
+
+    package var implicitCache: any InstanceCache { self }
 }
 
 extension Container: InstanceCache {
@@ -225,7 +228,7 @@ extension Container: InstanceCache {
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         state.withLock { registry in
             // An entry replaced while its instance was being made keeps nothing.
-            guard registry.entries[entry.key]?.id == entry.id else { return }
+            if let current = registry.entries[entry.key], current.id != entry.id { return }
             registry.instances[entry.id] = StoredInstance(scope: entry.scope, object: instance)
         }
     }

@@ -21,7 +21,7 @@ public struct Registration<Service>: Sendable {
     /// - Parameter scope: `.transient`, `.graph` (the default), `.container`, `.weak` or a custom `Scope`.
     @discardableResult
     public func scope(_ scope: Scope) -> Registration {
-        container.updateEntry(self) { $0.copy(scope: scope, hooks: $0.hooks) }
+        container.updateOptions(self) { $0.scope = scope }
         return self
     }
 
@@ -37,7 +37,7 @@ public struct Registration<Service>: Sendable {
             guard let instance = instance as? Service else { return }
             try hook(resolver, instance)
         }
-        container.updateEntry(self) { $0.copy(scope: $0.scope, hooks: $0.hooks + [erased]) }
+        container.updateOptions(self) { $0.hooks.append(erased) }
         return self
     }
 

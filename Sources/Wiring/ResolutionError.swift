@@ -23,6 +23,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case typeMismatch(expected: any Any.Type, actual: any Any.Type)
         /// A `.weak` registration made a value that is not a class instance, which nothing can hold weakly.
         case weakScopeRequiresClass(actual: any Any.Type)
+        /// A property wrapper or `Lazy` had no container to resolve from.
+        case noContainer
     }
 
     /// A registration, by key and the place in source that made it.
@@ -69,6 +71,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .factoryFailed: "factory-failed"
         case .typeMismatch: "type-mismatch"
         case .weakScopeRequiresClass: "weak-scope-requires-class"
+        case .noContainer: "no-container"
         }
     }
 
@@ -85,6 +88,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "the factory of \(key) made a \(typeName(actual)), which is not a \(typeName(expected))"
         case .weakScopeRequiresClass(let actual):
             "\(key) is registered in .weak scope, but its factory made a \(typeName(actual)), which is not a class instance"
+        case .noContainer:
+            "no container to resolve \(key) from"
         }
     }
 
@@ -127,6 +132,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return "make the registration produce a \(typeName(expected)), or register the concrete type under its own key."
         case .weakScopeRequiresClass:
             return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."
+        case .noContainer:
+            return "bind a container for the task with `Container.withCurrent(container) { … }`, or set `Container.shared = container` once at launch."
         }
     }
 
@@ -134,6 +141,27 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var parts = ["\(key.typeDescription).self"]
         if let name = key.name { parts.append("name: \"\(name)\"") }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension ResolutionError {
+    package static func noContainer(for key: ServiceKey) -> ResolutionError {
+        ResolutionError(key: key, path: [key], reason: .noContainer)
+    }
+}
+
+extension Resolver {
+    /// `resolve(_:name:)` for callers that must end in a `ResolutionError`, such as property
+    /// wrappers: an error from a custom resolver is wrapped as a factory failure.
+    package func resolveTyped<Service>(_ serviceType: Service.Type, name: String?) throws(ResolutionError) -> Service {
+        do {
+            return try resolve(serviceType, name: name)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            let key = ServiceKey(serviceType, name: name)
+            throw ResolutionError(key: key, path: [key], reason: .factoryFailed(underlying: error))
+        }
     }
 }
 

@@ -88,19 +88,22 @@ func timeSample(threads: Int, iterations: Int, _ body: Body) throws -> Duration 
         blackHole(accumulator)
         return elapsed
     }
-    let shared = UncheckedSendable(value: body)
-    let results = ThreadResults()
-    let start = clock.now
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
-        do {
-            results.add(try runLoop(iterations, shared.value))
-        } catch {
-            results.fail(error)
+    // `concurrentPerform` returns once every thread is done, so `body` does not outlive the call.
+    return try withoutActuallyEscaping(body) { body in
+        let shared = UncheckedSendable(value: body)
+        let results = ThreadResults()
+        let start = clock.now
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            do {
+                results.add(try runLoop(iterations, shared.value))
+            } catch {
+                results.fail(error)
+            }
         }
+        let elapsed = start.duration(to: clock.now)
+        blackHole(try results.result())
+        return elapsed
     }
-    let elapsed = start.duration(to: clock.now)
-    blackHole(try results.result())
-    return elapsed
 }
 
 // MARK: Measuring a variant

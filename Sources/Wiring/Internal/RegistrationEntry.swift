@@ -3,24 +3,40 @@
 package class RegistrationEntry: @unchecked Sendable {
     package typealias Hook = @Sendable (any Resolver, Any) throws -> Void
 
+    /// What `.scope(_:)`, `.initCompleted`, `.eager()` and autowiring set.
+    package struct Options: Sendable {
+        package var scope: Scope
+        package var hooks: [Hook] = []
+        /// Known without running the factory: the parameters of an autowired initializer.
+        package var dependencies: [Dependency]?
+        package var isEager = false
+    }
+
     package let key: ServiceKey
     /// Stable for the life of the registration, across option changes; keys instance caches.
     package let id: Int
-    package let scope: Scope
     package let site: RegistrationSite
-    package let hooks: [Hook]
+    package let options: Options
 
-    package init(key: ServiceKey, id: Int, scope: Scope, site: RegistrationSite, hooks: [Hook]) {
+    package var scope: Scope { options.scope }
+    package var hooks: [Hook] { options.hooks }
+
+    package init(key: ServiceKey, id: Int, site: RegistrationSite, options: Options) {
         self.key = key
         self.id = id
-        self.scope = scope
         self.site = site
-        self.hooks = hooks
+        self.options = options
     }
 
     /// A copy with other options; subclasses keep their factory.
-    package func copy(scope: Scope, hooks: [Hook]) -> RegistrationEntry {
+    package func copy(options: Options) -> RegistrationEntry {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
+    }
+
+    /// Resolves this registration in `resolution` without knowing its type statically.
+    /// A registration that needs runtime arguments throws `MissingArguments`.
+    package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
+        fatalError("RegistrationEntry.resolveErased must be overridden by \(type(of: self))")
     }
 
     package static func nextID() -> Int {
@@ -41,15 +57,21 @@ package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @un
     package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
 
     package init(
-        key: ServiceKey, id: Int, scope: Scope, site: RegistrationSite, hooks: [Hook],
+        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
         factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
     ) {
         self.factory = factory
-        super.init(key: key, id: id, scope: scope, site: site, hooks: hooks)
+        super.init(key: key, id: id, site: site, options: options)
     }
 
-    override package func copy(scope: Scope, hooks: [Hook]) -> RegistrationEntry {
-        FactoryEntry(key: key, id: id, scope: scope, site: site, hooks: hooks, factory: factory)
+    override package func copy(options: Options) -> RegistrationEntry {
+        FactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
+    }
+
+    override package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
+        guard !key.takesArguments else { throw MissingArguments(key: key) }
+        // With no runtime arguments this entry is a `FactoryEntry<Service>`, as `resolve` expects.
+        return try resolution.resolve(key, as: Service.self, found: found)
     }
 }
 
@@ -79,5 +101,14 @@ package struct UncheckedSendable<Value>: @unchecked Sendable {
 
     package init(_ value: Value) {
         self.value = value
+    }
+}
+
+/// A registration that needs runtime arguments was asked for without them.
+package struct MissingArguments: Error, CustomStringConvertible {
+    package let key: ServiceKey
+
+    package var description: String {
+        "\(key) needs runtime arguments; resolve it with `resolve(_:arguments:)`"
     }
 }

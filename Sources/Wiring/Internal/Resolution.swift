@@ -28,7 +28,7 @@ package final class Resolution: @unchecked Sendable {
     package func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
     ) throws -> Service {
-        guard let found = found ?? source.lookup(key) else {
+        guard let found = found ?? source.lookup(key) ?? implicitLookup(key, as: serviceType) else {
             throw notRegistered(key)
         }
         let entry = unsafeDowncast(found.entry, to: FactoryEntry<Service, repeat each Argument>.self)
@@ -149,6 +149,12 @@ package final class Resolution: @unchecked Sendable {
                 reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
         }
         return instance
+    }
+
+    private func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
+        ImplicitRegistrations.entry(for: key, as: serviceType).map {
+            Lookup(entry: $0, cache: source.implicitCache, cached: nil)
+        }
     }
 
     private func notRegistered(_ key: ServiceKey) -> ResolutionError {

@@ -1,10 +1,12 @@
 /// Where a resolution finds registrations and keeps the instances of stored scopes. `Container`
 /// is one; the test support's `TestContainer` is another that layers overrides on a base.
-package protocol ResolutionSource: AnyObject, Sendable {
+package protocol ResolutionSource: AnyObject, Resolver {
     /// The registration for `key` and the cache its stored-scope instances live in.
     func lookup(_ key: ServiceKey) -> Lookup?
     /// Every registration visible from here, in registration order (parents' first), each key once.
-    func visibleRegistrations() -> [Lookup]
+    func visibleRegistrations(includingParents: Bool) -> [Lookup]
+    /// Where instances of unregistered (`Injectable`) types live.
+    var implicitCache: any InstanceCache { get }
     /// A fresh resolution for one top-level request.
     func makeResolution() -> Resolution
 }
@@ -34,6 +36,6 @@ package protocol InstanceCache: AnyObject, Sendable {
 extension ResolutionSource {
     package func registrations(ofType serviceType: any Any.Type) -> [Lookup] {
         let identifier = ObjectIdentifier(serviceType)
-        return visibleRegistrations().filter { $0.entry.key.typeIdentifier == identifier }
+        return visibleRegistrations(includingParents: true).filter { $0.entry.key.typeIdentifier == identifier }
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+
+// wiring-benchmarks [FILTER] [--samples N]
+//
+// Times each scenario three ways — hand-written code, Wiring, Swinject — and prints a Markdown
+// table of median nanoseconds per operation. FILTER keeps the scenarios whose name contains it.
+
+let usage = """
+    usage: wiring-benchmarks [FILTER] [--samples N]
+
+      FILTER       run only the scenarios whose name contains this text (case-insensitive)
+      --samples N  timed samples per variant, of ~30 ms each (default 15); the median is shown
+    """
+
+struct Arguments {
+    var filter: String?
+    var options = MeasureOptions()
+}
+
+func parseArguments(_ arguments: [String]) -> Arguments {
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)\n".utf8))
+        exit(2)
+    }
+    var parsed = Arguments()
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+        switch argument {
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        case "--samples":
+            guard let value = remaining.popFirst(), let samples = Int(value), samples > 0 else {
+                fail("--samples needs a positive number")
+            }
+            parsed.options.samples = samples
+        case _ where argument.hasPrefix("--samples="):
+            guard let samples = Int(argument.dropFirst("--samples=".count)), samples > 0 else {
+                fail("--samples needs a positive number")
+            }
+            parsed.options.samples = samples
+        case _ where argument.hasPrefix("-"):
+            fail("unknown option \(argument)")
+        default:
+            guard parsed.filter == nil else { fail("only one filter, got \"\(parsed.filter!)\" and \"\(argument)\"") }
+            parsed.filter = argument
+        }
+    }
+    return parsed
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+func format(_ nanoseconds: Double) -> String {
+    String(format: "%.1f", nanoseconds)
+}
+
+func ratio(_ numerator: Double, _ denominator: Double) -> String {
+    guard denominator > 0, numerator.isFinite, denominator.isFinite else { return "n/a" }
+    return String(format: "%.1fx", numerator / denominator)
+}
+
+struct Row {
+    let scenario: String
+    let handWritten: Double
+    let wiring: Double
+    let swinject: Double
+}
+
+struct CheckFailed: Error, CustomStringConvertible {
+    let scenario: String
+    let variant: String
+    var description: String { "\(scenario): the \(variant) variant does not make what the scenario expects" }
+}
+
+// MARK: Run
+
+let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
+let scenarios = allScenarios()
+let selected = scenarios.filter { scenario in
+    arguments.filter.map { scenario.name.localizedCaseInsensitiveContains($0) } ?? true
+}
+guard !selected.isEmpty else {
+    progress("No scenario matches \"\(arguments.filter ?? "")\". Scenarios:")
+    scenarios.forEach { progress("  \($0.name)") }
+    exit(1)
+}
+
+#if DEBUG
+let build = "debug build: NOT representative, run with `-c release`"
+#else
+let build = "release build (`-c release`)"
+#endif
+
+#if arch(x86_64)
+let architecture = "x86_64"
+#elseif arch(arm64)
+let architecture = "arm64"
+#else
+let architecture = "unknown architecture"
+#endif
+
+let variantNames = ["hand-written", "Wiring", "Swinject"]
+var rows: [Row] = []
+
+do {
+    for scenario in selected {
+        let variants = try scenario.setUp()
+        for (name, body) in zip(variantNames, variants.all) {
+            guard try scenario.check(body) else { throw CheckFailed(scenario: scenario.name, variant: name) }
+        }
+        progress("\(scenario.name) …")
+        let measurements = try measure(threads: scenario.threads, options: arguments.options, variants.all)
+        for (name, measurement) in zip(variantNames, measurements) {
+            progress(
+                "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                    + " median \(format(measurement.median)) ns/op"
+                    + " (min \(format(measurement.minimum)), max \(format(measurement.maximum)))"
+                    + ", \(measurement.iterations) iterations × \(measurement.nanosecondsPerOperation.count) samples")
+        }
+        rows.append(
+            Row(
+                scenario: scenario.name, handWritten: measurements[0].median,
+                wiring: measurements[1].median, swinject: measurements[2].median))
+    }
+} catch {
+    progress("error: \(error)")
+    exit(1)
+}
+
+let processInfo = ProcessInfo.processInfo
+print(
+    """
+
+    Machine: \(processInfo.activeProcessorCount) active of \(processInfo.processorCount) cores, \
+    \(architecture), \(processInfo.operatingSystemVersionString)
+    Build: \(build)
+    Median of \(arguments.options.samples) samples of ~\(Int(arguments.options.sampleTime.nanoseconds / 1e6)) ms \
+    per variant, after a warm-up; lower is better.
+
+    | Scenario | hand-written ns/op | Wiring ns/op | Swinject ns/op | Wiring / hand | Swinject / Wiring |
+    | --- | ---: | ---: | ---: | ---: | ---: |
+    """)
+for row in rows {
+    let cells = [
+        row.scenario, format(row.handWritten), format(row.wiring), format(row.swinject),
+        ratio(row.wiring, row.handWritten), ratio(row.swinject, row.wiring),
+    ]
+    print("| " + cells.joined(separator: " | ") + " |")
+}
+
+// Uses the sink, so no timed work is dead code; never true in practice.
+if sink == 0x5EED_5EED {
+    print("(sink: \(sink))")
+}

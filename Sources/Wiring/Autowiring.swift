@@ -1,0 +1,86 @@
+extension Container {
+    /// Registers a type built by an initializer whose parameters are all resolved from the
+    /// container. The parameters become the registration's ``Registration/dependencies``, so
+    /// tools can draw and check the graph without running any factory.
+    ///
+    /// ```swift
+    /// container.autoregister(Owner.self, initializer: PetOwner.init)   // PetOwner(pet: Animal)
+    /// ```
+    ///
+    /// An optional parameter resolves to `nil` when its type is not registered.
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: Tells registrations of the same type apart.
+    ///   - initializer: Any function whose parameters are the dependencies, usually `Type.init`.
+    @discardableResult
+    public func autoregister<Service, each Parameter>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) -> Registration<Service> {
+        let parameters = (repeat AutowiredParameter<each Parameter>())
+        var dependencies: [Dependency] = []
+        for parameter in repeat each parameters {
+            dependencies.append(parameter.dependency)
+        }
+        return add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .graph, dependencies: dependencies)
+            ) { resolver in
+                try initializer(repeat (each parameters).resolve(from: resolver))
+            })
+    }
+}
+
+/// One parameter of an autowired initializer; whether it is optional is worked out once, at
+/// registration, not on every resolution.
+struct AutowiredParameter<Value>: @unchecked Sendable {
+    private let optional: (any OptionalParameter.Type)?
+
+    init() {
+        optional = Value.self as? any OptionalParameter.Type
+    }
+
+    var dependency: Dependency {
+        Dependency(key: ServiceKey(serviceType: optional?.wrappedType ?? Value.self, name: nil, argumentList: NoArguments.self),
+                   isOptional: optional != nil)
+    }
+
+    @inline(__always)
+    func resolve(from resolver: any Resolver) throws -> Value {
+        guard let optional else { return try resolver.resolve(Value.self, name: nil) }
+        let value = try optional.resolveIfRegistered(from: resolver)
+        guard let value = value as? Value else {
+            throw TypeMismatch(expected: Value.self, actual: type(of: value))
+        }
+        return value
+    }
+}
+
+protocol OptionalParameter {
+    static var wrappedType: any Any.Type { get }
+    static func resolveIfRegistered(from resolver: any Resolver) throws -> Any
+}
+
+extension Optional: OptionalParameter {
+    static var wrappedType: any Any.Type { Wrapped.self }
+
+    static func resolveIfRegistered(from resolver: any Resolver) throws -> Any {
+        do {
+            return Wrapped?.some(try resolver.resolve(Wrapped.self, name: nil)) as Any
+        } catch let error as ResolutionError where error.isMissing(ServiceKey(Wrapped.self)) {
+            return Wrapped?.none as Any
+        }
+    }
+}
+
+extension ResolutionError {
+    /// Whether this says that `key` itself (not something it needs) is not registered.
+    package func isMissing(_ key: ServiceKey) -> Bool {
+        if case .notRegistered = reason, self.key == key { return true }
+        return false
+    }
+}
