@@ -25,6 +25,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case weakScopeRequiresClass(actual: any Any.Type)
         /// A property wrapper or `Lazy` had no container to resolve from.
         case noContainer
+        /// A synchronous resolve met a factory that must be awaited: an async one, or one isolated
+        /// to the main actor while off the main thread.
+        case requiresAwait(mainActor: Bool)
     }
 
     /// A registration, by key and the place in source that made it.
@@ -72,6 +75,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .typeMismatch: "type-mismatch"
         case .weakScopeRequiresClass: "weak-scope-requires-class"
         case .noContainer: "no-container"
+        case .requiresAwait: "requires-await"
         }
     }
 
@@ -90,6 +94,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(key) is registered in .weak scope, but its factory made a \(typeName(actual)), which is not a class instance"
         case .noContainer:
             "no container to resolve \(key) from"
+        case .requiresAwait(let mainActor):
+            mainActor
+                ? "the factory of \(key) is isolated to the main actor, and this synchronous resolve is not running on the main actor"
+                : "the factory of \(key) is async, so a synchronous resolve cannot run it"
         }
     }
 
@@ -132,6 +140,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return "make the registration produce a \(typeName(expected)), or register the concrete type under its own key."
         case .weakScopeRequiresClass:
             return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."
+        case .requiresAwait(let mainActor):
+            let call = "`try await container.async.resolve(\(registrationCall))`"
+            return mainActor
+                ? "resolve it from @MainActor code, or with \(call) from anywhere."
+                : "resolve it with \(call), or from an async factory (`registerAsync`)."
         case .noContainer:
             return "bind a container for the task with `Container.withCurrent(container) { … }`, or set `Container.shared = container` once at launch."
         }

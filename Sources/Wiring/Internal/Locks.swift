@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -70,6 +71,16 @@ package final class RecursiveLock: @unchecked Sendable {
 /// The calling thread, to tell whether a resolver is used on the thread that runs its resolution.
 package struct ThreadIdentity: Equatable, Sendable {
     private let raw: UInt
+
+    /// Whether the caller runs on the main queue, which is the main actor's executor. This is
+    /// not always the main thread: after `dispatchMain()` a worker thread drains the main queue.
+    package static var isMainQueue: Bool {
+        _ = markMainQueue
+        return DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    }
+
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
+    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 
     package static var current: ThreadIdentity {
         #if canImport(Darwin)

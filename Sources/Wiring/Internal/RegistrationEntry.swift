@@ -39,6 +39,9 @@ package class RegistrationEntry: @unchecked Sendable {
         fatalError("RegistrationEntry.resolveErased must be overridden by \(type(of: self))")
     }
 
+    /// Whether the factory is async or isolated to the main actor.
+    package var needsAwait: Bool { false }
+
     package static func nextID() -> Int {
         identifiers.withLock { next in
             next += 1
@@ -55,18 +58,24 @@ package class RegistrationEntry: @unchecked Sendable {
 /// the entry found for `resolve<Service, each Argument>` is always of exactly this class.
 package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @unchecked Sendable {
     package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
+    /// Set for factories that must be awaited: async ones and those isolated to the main actor.
+    package let isolatedFactory: IsolatedFactory<Service>?
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
+        isolatedFactory: IsolatedFactory<Service>? = nil,
         factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
     ) {
         self.factory = factory
+        self.isolatedFactory = isolatedFactory
         super.init(key: key, id: id, site: site, options: options)
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        FactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
+        FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
+
+    override package var needsAwait: Bool { isolatedFactory != nil }
 
     override package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
         guard !key.takesArguments else { throw MissingArguments(key: key) }

@@ -5,8 +5,8 @@ package final class Resolution: @unchecked Sendable {
     package let source: any ResolutionSource
     package private(set) var path: [ServiceKey] = []
     private var graph: [Int: AnyObject] = [:]
-    private let thread = ThreadIdentity.current
-    private var isActive = true
+    private var thread = ThreadIdentity.current
+    package private(set) var isActive = true
 
     package init(source: any ResolutionSource) {
         self.source = source
@@ -21,6 +21,12 @@ package final class Resolution: @unchecked Sendable {
 
     package func finish() {
         isActive = false
+    }
+
+    /// Marks the calling thread as the one running this resolution: an async resolution moves
+    /// between threads, but each synchronous step runs on one.
+    package func claimThread() {
+        thread = .current
     }
 
     // MARK: Resolving
@@ -41,13 +47,11 @@ package final class Resolution: @unchecked Sendable {
             return instance
 
         case .graph:
-            if let box = graph[entry.id] {
-                return unsafeDowncast(box, to: InstanceBox<Service>.self).value
-            }
+            if let instance = graphInstance(entry, as: Service.self) { return instance }
             try enter(key)
             defer { leave() }
             let instance = try produce(entry, key, repeat each arguments)
-            graph[entry.id] = InstanceBox(instance)
+            keepInGraph(instance, for: entry)
             try complete(entry, key, instance)
             return instance
 
@@ -100,7 +104,15 @@ package final class Resolution: @unchecked Sendable {
 
     // MARK: Steps
 
-    private func enter(_ key: ServiceKey) throws {
+    func graphInstance<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
+        graph[entry.id].map { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
+    }
+
+    func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
+        graph[entry.id] = InstanceBox(instance)
+    }
+
+    func enter(_ key: ServiceKey) throws {
         if let start = path.firstIndex(of: key) {
             throw ResolutionError(
                 key: key, path: path + [key], reason: .circularDependency(cycle: Array(path[start...]) + [key]))
@@ -108,7 +120,7 @@ package final class Resolution: @unchecked Sendable {
         path.append(key)
     }
 
-    private func leave() {
+    func leave() {
         path.removeLast()
     }
 
@@ -119,6 +131,9 @@ package final class Resolution: @unchecked Sendable {
             return try entry.factory(resolver, repeat each arguments)
         } catch let error as ResolutionError {
             throw error
+        } catch let needsAwait as NeedsAwait {
+            throw ResolutionError(
+                key: key, path: path, reason: .requiresAwait(mainActor: needsAwait.isMainActor), site: entry.site)
         } catch let mismatch as TypeMismatch {
             throw ResolutionError(
                 key: key, path: path, reason: .typeMismatch(expected: mismatch.expected, actual: mismatch.actual),
@@ -128,7 +143,7 @@ package final class Resolution: @unchecked Sendable {
         }
     }
 
-    private func complete<Service>(_ entry: RegistrationEntry, _ key: ServiceKey, _ instance: Service) throws {
+    func complete<Service>(_ entry: RegistrationEntry, _ key: ServiceKey, _ instance: Service) throws {
         guard !entry.hooks.isEmpty else { return }
         do {
             for hook in entry.hooks {
@@ -141,7 +156,7 @@ package final class Resolution: @unchecked Sendable {
         }
     }
 
-    private func held<Service>(_ box: AnyObject?, _ key: ServiceKey, as serviceType: Service.Type) throws -> Service? {
+    func held<Service>(_ box: AnyObject?, _ key: ServiceKey, as serviceType: Service.Type) throws -> Service? {
         guard let box, let object = unsafeDowncast(box, to: WeakInstanceBox.self).object else { return nil }
         guard let instance = object as? Service else {
             throw ResolutionError(
@@ -151,13 +166,13 @@ package final class Resolution: @unchecked Sendable {
         return instance
     }
 
-    private func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
+    func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
         ImplicitRegistrations.entry(for: key, as: serviceType).map {
             Lookup(entry: $0, cache: source.implicitCache, cached: nil)
         }
     }
 
-    private func notRegistered(_ key: ServiceKey) -> ResolutionError {
+    func notRegistered(_ key: ServiceKey) -> ResolutionError {
         let nearMisses = source.registrations(ofType: key.serviceType)
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }

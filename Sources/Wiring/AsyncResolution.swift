@@ -1,0 +1,246 @@
+extension Container {
+    /// Registers a factory that needs `await`, such as a service that connects before it is usable.
+    /// Resolve it with `try await container.async.resolve(…)` or from another async factory.
+    ///
+    /// ```swift
+    /// container.registerAsync(Database.self) { r in
+    ///     try await Database.connect(to: r.resolve(DatabaseURL.self))
+    /// }
+    /// .scope(.container)
+    /// let database = try await container.async.resolve(Database.self)
+    /// ```
+    ///
+    /// Scopes, paths and errors work as for synchronous factories; a `.container` instance is
+    /// made once even when many tasks ask for it at the same time.
+    @discardableResult
+    public func registerAsync<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Service
+    ) -> Registration<Service> {
+        add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .graph), isolatedFactory: .async(factory)
+            ) { _ in throw NeedsAwait(isMainActor: false) })
+    }
+
+    /// Registers a factory isolated to the main actor, for view models and other main-actor types.
+    ///
+    /// Main-actor code resolves it synchronously, as usual; code elsewhere uses
+    /// `try await container.async.resolve(…)`, which runs the factory on the main actor. A
+    /// synchronous resolve off the main thread throws a `ResolutionError` saying so.
+    ///
+    /// ```swift
+    /// container.registerMainActor(CheckoutViewModel.self) { r in
+    ///     try CheckoutViewModel(cart: r.resolve())
+    /// }
+    /// ```
+    @discardableResult
+    public func registerMainActor<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (any Resolver) throws -> Service
+    ) -> Registration<Service> {
+        add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .graph), isolatedFactory: .mainActor(factory)
+            ) { resolver in
+                guard ThreadIdentity.isMainQueue else { throw NeedsAwait(isMainActor: true) }
+                return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
+            })
+    }
+
+    /// Resolves with `await`, for async and main-actor factories:
+    /// `try await container.async.resolve(Database.self)`.
+    public var async: AsyncResolver { AsyncResolver(source: self) }
+}
+
+/// Resolves services whose factories need `await`. Everything a `Resolver` resolves, it resolves
+/// too; async factories receive one for their own dependencies.
+///
+/// ```swift
+/// let database = try await container.async.resolve(Database.self)
+/// container.registerAsync(Repository.self) { r in try await Repository(database: r.resolve()) }
+/// ```
+public struct AsyncResolver: Sendable {
+    private let source: any ResolutionSource
+    private let resolution: Resolution?
+
+    package init(source: any ResolutionSource) {
+        self.source = source
+        self.resolution = nil
+    }
+
+    init(resolution: Resolution) {
+        self.source = resolution.source
+        self.resolution = resolution
+    }
+
+    /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
+    /// - Parameters:
+    ///   - serviceType: The registered type; can be inferred.
+    ///   - name: The registration's name, if any.
+    nonisolated(nonsending)
+    public func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil) async throws -> Service {
+        try await resolve(ServiceKey(serviceType, name: name), as: serviceType)
+    }
+
+    /// Resolves a service whose factory takes runtime arguments.
+    nonisolated(nonsending)
+    public func resolve<Service, each Argument>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
+    ) async throws -> Service {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        return try await resolve(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    nonisolated(nonsending)
+    private func resolve<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    ) async throws -> Service {
+        if let resolution, resolution.isActive {
+            return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
+        }
+        let resolution = source.makeResolution()
+        defer { resolution.finish() }
+        return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
+    }
+}
+
+/// What a synchronous resolve throws when it meets a factory that must be awaited.
+struct NeedsAwait: Error {
+    let isMainActor: Bool
+}
+
+/// A factory that cannot run inside a synchronous resolve on any thread.
+package enum IsolatedFactory<Service>: Sendable {
+    case async(@Sendable (AsyncResolver) async throws -> Service)
+    case mainActor(@MainActor @Sendable (any Resolver) throws -> Service)
+}
+
+/// Tasks making `.container` (and other stored-scope) instances with async factories, so every
+/// concurrent request awaits the one creation.
+enum AsyncCreations {
+    private struct Key: Hashable {
+        let cache: ObjectIdentifier
+        let entry: Int
+    }
+
+    private static let inFlight = LockedState<[Key: Task<UncheckedSendable<AnyObject>, any Error>]>([:])
+
+    static func instance(
+        cache: any InstanceCache, entry: RegistrationEntry,
+        make: @escaping @Sendable () async throws -> UncheckedSendable<AnyObject>
+    ) async throws -> AnyObject {
+        let key = Key(cache: ObjectIdentifier(cache), entry: entry.id)
+        let task = inFlight.withLock { tasks in
+            if let running = tasks[key] { return running }
+            let task = Task {
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                let made = try await make()
+                cache.store(made.value, for: entry)
+                return made
+            }
+            tasks[key] = task
+            return task
+        }
+        return try await task.value.value
+    }
+}
+
+extension Resolution {
+    nonisolated(nonsending)
+    func resolveAsync<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    ) async throws -> Service {
+        guard let found = source.lookup(key) ?? implicitLookup(key, as: serviceType) else {
+            throw notRegistered(key)
+        }
+        let entry = unsafeDowncast(found.entry, to: FactoryEntry<Service, repeat each Argument>.self)
+        guard let isolated = entry.isolatedFactory else {
+            // A synchronous factory: the whole resolution below runs on this thread.
+            claimThread()
+            return try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+        }
+        switch entry.scope.lifetime {
+        case .transient:
+            try enter(key)
+            defer { leave() }
+            return try await makeIsolated(isolated, entry, key)
+
+        case .graph:
+            if let instance = graphInstance(entry, as: Service.self) { return instance }
+            try enter(key)
+            defer { leave() }
+            return try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }
+
+        case .container, .custom, .weak:
+            if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
+                return instance
+            }
+            try enter(key)
+            defer { leave() }
+            let box = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
+                let instance = try await self.makeIsolated(isolated, entry, key)
+                let value = instance as Any
+                if entry.scope.lifetime == .weak {
+                    guard type(of: value) is AnyClass else {
+                        throw ResolutionError(
+                            key: key, path: self.path, reason: .weakScopeRequiresClass(actual: type(of: value)),
+                            site: entry.site)
+                    }
+                    return UncheckedSendable(WeakInstanceBox(value as AnyObject))
+                }
+                return UncheckedSendable(InstanceBox(instance))
+            }
+            guard let instance = try stored(box, entry, key, as: Service.self) else {
+                return try await makeIsolated(isolated, entry, key)
+            }
+            return instance
+        }
+    }
+
+    nonisolated(nonsending)
+    private func makeIsolated<Service>(
+        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey,
+        keep: (Service) -> Void = { _ in }
+    ) async throws -> Service {
+        let instance: Service
+        do {
+            switch isolated {
+            case .async(let factory):
+                instance = try await factory(AsyncResolver(resolution: self))
+            case .mainActor(let factory):
+                let resolution = UncheckedSendable(self)
+                instance = try await MainActor.run {
+                    resolution.value.claimThread()
+                    return UncheckedSendable(try factory(resolution.value.resolver))
+                }.value
+            }
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
+        }
+        keep(instance)
+        claimThread()
+        try complete(entry, key, instance)
+        return instance
+    }
+
+    private func stored<Service>(
+        _ box: AnyObject, _ entry: RegistrationEntry, _ key: ServiceKey, as serviceType: Service.Type
+    ) throws -> Service? {
+        if entry.scope.lifetime == .weak {
+            return try held(box, key, as: serviceType)
+        }
+        return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import Wiring
+
+final class Connection {
+    let url: String
+    init(url: String) { self.url = url }
+
+    static func open(_ url: String) async throws -> Connection {
+        try await Task.sleep(nanoseconds: 1_000_000)
+        return Connection(url: url)
+    }
+}
+
+@MainActor
+final class ViewModel {
+    let connection: Connection
+    init(connection: Connection) { self.connection = connection }
+}
+
+@Suite("Async and main-actor factories")
+struct AsyncTests {
+    @Test func anAsyncFactoryIsAwaited() async throws {
+        let container = Container()
+        container.register(String.self) { _ in "db://local" }
+        container.registerAsync(Connection.self) { r in try await Connection.open(r.resolve(String.self)) }
+        let connection = try await container.async.resolve(Connection.self)
+        #expect(connection.url == "db://local")
+    }
+
+    @Test func asyncFactoriesShareScopesAndPaths() async throws {
+        final class Repository {
+            let a: Connection, b: Connection
+            init(a: Connection, b: Connection) { (self.a, self.b) = (a, b) }
+        }
+        let container = Container()
+        container.registerAsync(Connection.self) { _ in try await Connection.open("graph") }
+        container.registerAsync(Repository.self) { r in
+            try await Repository(a: r.resolve(), b: r.resolve())
+        }
+        let first = try await container.async.resolve(Repository.self)
+        let second = try await container.async.resolve(Repository.self)
+        #expect(first.a === first.b, ".graph shares within one resolve")
+        #expect(first.a !== second.a)
+    }
+
+    @Test func anAsyncSingletonIsMadeOnceUnderConcurrentRequests() async throws {
+        let made = Counter()
+        let container = Container()
+        container.registerAsync(Connection.self) { _ in
+            made.increment()
+            return try await Connection.open("shared")
+        }.scope(.container)
+        let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<16 {
+                group.addTask { ObjectIdentifier(try await container.async.resolve(Connection.self)) }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(ids.count == 1)
+        #expect(made.value == 1)
+        #expect(try await ObjectIdentifier(container.async.resolve(Connection.self)) == ids.first)
+    }
+
+    @Test func aSynchronousResolveOfAnAsyncFactoryExplainsWhatToDo() throws {
+        let container = Container()
+        container.registerAsync(Connection.self) { _ in try await Connection.open("x") }
+        container.register(Leaf.self) { r in _ = try r.resolve(Connection.self); return Leaf() }
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Leaf.self) }
+        #expect(error.identifier == "requires-await")
+        #expect(error.description.hasPrefix("""
+            error: the factory of Connection is async, so a synchronous resolve cannot run it
+              path: Leaf -> Connection
+            """))
+        #expect(error.fix == "resolve it with `try await container.async.resolve(Connection.self)`, or from an async factory (`registerAsync`).")
+    }
+
+    @Test func asyncResolutionFindsMissingRegistrationsAndCycles() async throws {
+        final class Ping {}
+        final class Pong {}
+        let container = Container()
+        container.registerAsync(Ping.self) { r in _ = try await r.resolve(Pong.self); return Ping() }
+        container.registerAsync(Pong.self) { r in _ = try await r.resolve(Ping.self); return Pong() }
+        await #expect(throws: ResolutionError.self) { try await container.async.resolve(Leaf.self) }
+        do {
+            _ = try await container.async.resolve(Ping.self)
+            Issue.record("expected a cycle")
+        } catch let error as ResolutionError {
+            #expect(error.summary == "circular dependency while resolving Ping")
+            #expect(error.path == [ServiceKey(Ping.self), ServiceKey(Pong.self), ServiceKey(Ping.self)])
+        }
+    }
+
+    @Test func aThrowingAsyncFactoryIsWrapped() async throws {
+        let container = Container()
+        container.registerAsync(Connection.self) { _ -> Connection in throw SampleError() }
+        do {
+            _ = try await container.async.resolve(Connection.self)
+            Issue.record("expected an error")
+        } catch let error as ResolutionError {
+            #expect(error.summary == "the factory of Connection threw: the disk is full")
+        }
+    }
+
+    @MainActor
+    @Test func aMainActorFactoryResolvesSynchronouslyOnTheMainActor() throws {
+        let container = Container()
+        container.register(Connection.self) { _ in Connection(url: "main") }
+        container.registerMainActor(ViewModel.self) { r in try ViewModel(connection: r.resolve()) }
+        let model = try container.resolve(ViewModel.self)
+        #expect(model.connection.url == "main")
+    }
+
+    @Test func aMainActorFactoryResolvesWithAwaitFromElsewhere() async throws {
+        let container = Container()
+        container.register(Connection.self) { _ in Connection(url: "hop") }
+        container.registerMainActor(ViewModel.self) { r in try ViewModel(connection: r.resolve()) }.scope(.container)
+        let model = try await container.async.resolve(ViewModel.self)
+        let url = await MainActor.run { model.connection.url }
+        #expect(url == "hop")
+        #expect(try await container.async.resolve(ViewModel.self) === model)
+    }
+
+    @Test func aMainActorFactoryOffTheMainThreadIsAnErrorNotATrap() throws {
+        let container = Container()
+        container.registerMainActor(ViewModel.self) { _ in ViewModel(connection: Connection(url: "x")) }
+        let result = LockedBox<ResolutionError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { _ = try container.resolve(ViewModel.self) } catch let error as ResolutionError { result.set(error) } catch {}
+            done.signal()
+        }
+        done.wait()
+        let error = try #require(result.get())
+        #expect(error.summary == "the factory of ViewModel is isolated to the main actor, and this synchronous resolve is not running on the main actor")
+        #expect(error.fix == "resolve it from @MainActor code, or with `try await container.async.resolve(ViewModel.self)` from anywhere.")
+    }
+}
