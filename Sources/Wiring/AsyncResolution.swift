@@ -241,6 +241,6 @@ extension Resolution {
         if entry.scope.lifetime == .weak {
             return try held(box, key, as: serviceType)
         }
-        return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
     }
 }

@@ -100,7 +100,7 @@ public final class Container: Resolver, Sendable {
         let key = ServiceKey(serviceType, name: name)
         let found = lookup(key)
         if let found, let box = found.cached, found.entry.scope.lifetime == .container || found.entry.scope.lifetime == .custom {
-            return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
         }
         return try resolveTopLevel(key, as: serviceType, found: found)
     }

@@ -84,13 +84,31 @@ package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @un
     }
 }
 
-/// A resolved instance kept by a scope. Read back with `unsafeDowncast` by code that found it
-/// under the key of the same `Service` type.
-package final class InstanceBox<Service>: @unchecked Sendable {
-    package let value: Service
+/// A resolved instance kept by a scope. Not generic, so reading it back needs no generic
+/// metadata lookup on the hot path; read it as the `Service` type it was stored under.
+package final class InstanceBox: @unchecked Sendable {
+    private let storage: UnsafeMutableRawPointer
+    private let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
 
-    package init(_ value: Service) {
-        self.value = value
+    package init<Service>(_ value: Service) {
+        let typed = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        typed.initialize(to: value)
+        storage = UnsafeMutableRawPointer(typed)
+        destroy = { raw in
+            let typed = raw.assumingMemoryBound(to: Service.self)
+            typed.deinitialize(count: 1)
+            typed.deallocate()
+        }
+    }
+
+    deinit {
+        destroy(storage)
+    }
+
+    /// The value, which must have been stored as a `Service`.
+    @inline(__always)
+    package func value<Service>(as serviceType: Service.Type) -> Service {
+        storage.assumingMemoryBound(to: Service.self).pointee
     }
 }
 

@@ -3,10 +3,12 @@
 /// factory receives share it; concurrent top-level calls never do.
 package final class Resolution: @unchecked Sendable {
     package let source: any ResolutionSource
-    package private(set) var path: [ServiceKey] = []
-    private var graph: [Int: AnyObject] = [:]
-    private var thread = ThreadIdentity.current
-    package private(set) var isActive = true
+    // One resolution runs on one thread at a time (checked by `isCurrent`), so the dynamic
+    // exclusivity checks on these would only cost time on the hot path.
+    @exclusivity(unchecked) package private(set) var path: [ServiceKey] = []
+    @exclusivity(unchecked) private var graph: [Int: AnyObject] = [:]
+    @exclusivity(unchecked) private var thread = ThreadIdentity.current
+    @exclusivity(unchecked) package private(set) var isActive = true
 
     package init(source: any ResolutionSource) {
         self.source = source
@@ -57,13 +59,13 @@ package final class Resolution: @unchecked Sendable {
 
         case .container, .custom:
             if let box = found.cached ?? found.cache.cachedInstance(for: entry) {
-                return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+                return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
             }
             let lock = found.cache.creationLock
             lock.lock()
             defer { lock.unlock() }
             if let box = found.cache.cachedInstance(for: entry) {
-                return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+                return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
             }
             try enter(key)
             defer { leave() }
@@ -105,7 +107,7 @@ package final class Resolution: @unchecked Sendable {
     // MARK: Steps
 
     func graphInstance<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
-        graph[entry.id].map { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
+        graph[entry.id].map { unsafeDowncast($0, to: InstanceBox.self).value(as: Service.self) }
     }
 
     func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
