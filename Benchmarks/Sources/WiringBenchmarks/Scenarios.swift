@@ -31,6 +31,7 @@ func allScenarios() -> [Scenario] {
     [
         transientNoDependencies(),
         transientChain(),
+        autowiredChain(),
         tenNodeGraph(),
         cachedSingleton(),
         oneRuntimeArgument(),
@@ -107,6 +108,30 @@ private func transientChain() -> Scenario {
             let second = try body() as? ChainA
             return first?.b.c !== second?.b.c
         })
+}
+
+/// The chain again, registered with `autoregister`: compare its Wiring column with the
+/// factory-registered chain above (the goal is within 10%).
+private func autowiredChain() -> Scenario {
+    Scenario(
+        name: "autowired chain A(B(C))",
+        setUp: {
+            let wiring = WiringContainer()
+            wiring.autoregister(ChainC.self, initializer: ChainC.init).scope(.transient)
+            wiring.autoregister(ChainB.self, initializer: ChainB.init).scope(.transient)
+            wiring.autoregister(ChainA.self, initializer: ChainA.init).scope(.transient)
+
+            let swinject = SwinjectContainer()
+            swinject.register(ChainC.self) { _ in ChainC() }.inObjectScope(.transient)
+            swinject.register(ChainB.self) { r in ChainB(c: r.resolve(ChainC.self)!) }.inObjectScope(.transient)
+            swinject.register(ChainA.self) { r in ChainA(b: r.resolve(ChainB.self)!) }.inObjectScope(.transient)
+
+            return Variants(
+                handWritten: { ChainA(b: ChainB(c: ChainC())) },
+                wiring: { try wiring.resolve(ChainA.self) },
+                swinject: { swinject.resolve(ChainA.self)! })
+        },
+        check: makesNewInstances(of: ChainA.self))
 }
 
 // MARK: 3
