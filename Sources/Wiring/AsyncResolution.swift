@@ -108,7 +108,7 @@ public struct AsyncResolver: Sendable {
         if let resolution, resolution.isActive {
             return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
         }
-        let resolution = source.makeResolution()
+        let resolution = Resolution(source: source)
         defer { resolution.finish() }
         return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
     }
@@ -160,24 +160,25 @@ extension Resolution {
     func resolveAsync<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        guard let found = source.lookup(key) ?? implicitLookup(key, as: serviceType) else {
+        guard let found = lookup(key, as: serviceType) else {
             throw notRegistered(key)
         }
-        let entry = unsafeDowncast(found.entry, to: FactoryEntry<Service, repeat each Argument>.self)
-        guard let isolated = entry.isolatedFactory else {
+        guard !key.takesArguments, let isolated = unsafeDowncast(found.entry, to: FactoryEntry<Service>.self).isolatedFactory
+        else {
             // A synchronous factory: the whole resolution below runs on this thread.
             claimThread()
             return try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
-        switch entry.scope.lifetime {
+        let entry = found.entry
+        switch entry.lifetime {
         case .transient:
-            try enter(key)
+            try enter(key, entry)
             defer { leave() }
             return try await makeIsolated(isolated, entry, key)
 
         case .graph:
-            if let instance = graphInstance(entry, as: Service.self) { return instance }
-            try enter(key)
+            if let box = graphBox(for: entry) { return box.value(as: Service.self) }
+            try enter(key, entry)
             defer { leave() }
             return try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }
 
@@ -185,12 +186,12 @@ extension Resolution {
             if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
                 return instance
             }
-            try enter(key)
+            try enter(key, entry)
             defer { leave() }
             let box = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
                 let instance = try await self.makeIsolated(isolated, entry, key)
                 let value = instance as Any
-                if entry.scope.lifetime == .weak {
+                if entry.lifetime == .weak {
                     guard type(of: value) is AnyClass else {
                         throw ResolutionError(
                             key: key, path: self.path, reason: .weakScopeRequiresClass(actual: type(of: value)),
@@ -198,7 +199,7 @@ extension Resolution {
                     }
                     return UncheckedSendable(WeakInstanceBox(value as AnyObject))
                 }
-                return UncheckedSendable(InstanceBox(instance))
+                return UncheckedSendable(InstanceBox.make(instance))
             }
             guard let instance = try stored(box, entry, key, as: Service.self) else {
                 return try await makeIsolated(isolated, entry, key)
@@ -238,7 +239,7 @@ extension Resolution {
     private func stored<Service>(
         _ box: AnyObject, _ entry: RegistrationEntry, _ key: ServiceKey, as serviceType: Service.Type
     ) throws -> Service? {
-        if entry.scope.lifetime == .weak {
+        if entry.lifetime == .weak {
             return try held(box, key, as: serviceType)
         }
         return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)

@@ -21,9 +21,7 @@ extension Container {
         var failures: [ResolutionError] = []
         for found in visibleRegistrations(includingParents: false) where found.entry.options.isEager {
             do {
-                let resolution = makeResolution()
-                defer { resolution.finish() }
-                _ = try found.entry.resolveErased(in: resolution, found: found)
+                _ = try withResolution { try found.entry.resolveErased(in: $0, found: found) }
             } catch let error as ResolutionError {
                 failures.append(error)
             } catch {

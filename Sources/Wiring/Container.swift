@@ -14,7 +14,7 @@ public final class Container: Resolver, Sendable {
     /// The container whose registrations this one falls back to.
     public let parent: Container?
     package let creationLock: RecursiveLock
-    private let state = LockedState(Registry())
+    private let state = LockedState(State())
 
     /// A container with no registrations.
     /// - Parameter parent: A container whose registrations this one sees and may replace.
@@ -43,23 +43,49 @@ public final class Container: Resolver, Sendable {
 
     // MARK: Registering
 
-    /// Registers a factory for a type, optionally named, taking any number of runtime arguments.
+    /// Registers a factory for a type, optionally named.
     ///
     /// Registering a key again replaces the earlier registration (the last one wins).
     ///
     /// ```swift
     /// container.register(Animal.self) { _ in Cat() }
     /// container.register(Animal.self, name: "mimi") { _ in Cat(name: "Mimi") }
+    /// ```
+    /// - Parameters:
+    ///   - serviceType: The type to register; what `resolve` asks for.
+    ///   - name: Tells registrations of the same type apart.
+    ///   - factory: Makes the instance from a resolver bound to the resolution in progress.
+    /// - Returns: The registration, to set its scope (`.graph` unless you say otherwise) and hooks.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) -> Registration<Service> {
+        add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .graph), factory: factory))
+    }
+
+    /// Registers a factory that takes runtime arguments, which `resolve(_:arguments:)` passes.
+    ///
+    /// The argument types are part of the key: a registration taking a `String` and one taking
+    /// a `String` and a `Bool` are different registrations.
+    ///
+    /// ```swift
     /// container.register(Animal.self) { (_, name: String) in Cat(name: name) }
+    /// let cat = try container.resolve(Animal.self, arguments: "Mew")
     /// ```
     /// - Parameters:
     ///   - serviceType: The type to register; what `resolve` asks for.
     ///   - name: Tells registrations of the same type apart.
     ///   - factory: Makes the instance from a resolver bound to the resolution in progress and
-    ///     the runtime arguments, whose types become part of the key.
-    /// - Returns: The registration, to set its scope and hooks. Its scope is `.graph`, or
-    ///   `.transient` when the factory takes runtime arguments (a shared instance would ignore
-    ///   the arguments of later calls).
+    ///     the runtime arguments.
+    /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
+    ///   the arguments of later calls.
     @discardableResult
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -70,10 +96,14 @@ public final class Container: Resolver, Sendable {
     ) -> Registration<Service> {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        return add(
-            FactoryEntry(
-                key: key, site: RegistrationSite(file, line),
-                options: .init(scope: key.takesArguments ? .transient : .graph), factory: factory))
+        let site = RegistrationSite(file, line)
+        guard key.takesArguments else {
+            // Called generically with no arguments: store it as the plain factory it is.
+            return add(FactoryEntry(key: key, site: site, options: .init(scope: .graph)) { resolver in
+                try factory(resolver, repeat each unsafeBitCast((), to: (repeat each Argument).self))
+            })
+        }
+        return add(ArgumentFactoryEntry(key: key, site: site, options: .init(scope: .transient), factory: factory))
     }
 
     /// Registers a ready-made instance, shared like a `.container` singleton.
@@ -98,11 +128,21 @@ public final class Container: Resolver, Sendable {
 
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         let key = ServiceKey(serviceType, name: name)
-        let found = lookup(key)
-        if let found, let box = found.cached, found.entry.scope.lifetime == .container || found.entry.scope.lifetime == .custom {
+        // One lock for the entry, its kept instance and the registry the resolution then uses.
+        let (registry, entry, box) = state.withLock { state -> (Registry, RegistrationEntry?, AnyObject?) in
+            let entry = state.registry[key]
+            guard let entry, entry.lifetime == .container || entry.lifetime == .custom else {
+                return (state.registry, entry, nil)
+            }
+            return (state.registry, entry, entry.slot.box)
+        }
+        if let box {
             return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
         }
-        return try resolveTopLevel(key, as: serviceType, found: found)
+        var resolution = Resolution.begin(source: self, registry: registry)
+        defer { Resolution.end(&resolution) }
+        let found = entry.map { Lookup(entry: $0, cache: self) }
+        return try resolution.resolve(key, as: serviceType, found: found)
     }
 
     public func resolve<Service, each Argument>(
@@ -125,9 +165,8 @@ public final class Container: Resolver, Sendable {
     /// container are the parent's to reset.
     /// - Parameter scope: The scope whose instances to drop.
     public func resetScope(_ scope: Scope) {
-        let dropped = state.withLock { registry in
-            let ids = registry.instances.filter { $0.value.scope == scope }.map(\.key)
-            return ids.compactMap { registry.instances.removeValue(forKey: $0) }
+        let dropped = state.withLock { state in
+            state.takeInstances { $0 == scope }
         }
         // Released here, outside the lock: a deinit may well use the container.
         withExtendedLifetime(dropped) {}
@@ -135,41 +174,53 @@ public final class Container: Resolver, Sendable {
 
     /// Removes every registration of this container and the instances they made.
     public func removeAll() {
-        let dropped = state.withLock { registry in
-            defer { registry = Registry() }
-            return registry
+        let dropped = state.withLock { state in
+            defer { state = State() }
+            return (state.takeInstances { _ in true }, state)
         }
         withExtendedLifetime(dropped) {}
     }
 
     /// The keys registered in this container (not its parents), in registration order.
     public var registeredKeys: [ServiceKey] {
-        state.withLock { $0.order }
+        state.withLock { $0.registry.order }
     }
 
     // MARK: Storage
 
-    private struct Registry {
-        var entries: [ServiceKey: RegistrationEntry] = [:]
-        var order: [ServiceKey] = []
-        var instances: [Int: StoredInstance] = [:]
-    }
+    private struct State {
+        var registry = Registry()
+        /// Instances of unregistered (`Injectable`) types, whose entries are shared by all containers.
+        var implicitInstances: [Int: (scope: Scope, object: AnyObject)] = [:]
 
-    private struct StoredInstance {
-        let scope: Scope
-        let object: AnyObject
+        /// The registry, ready to change: copied first if a resolution still uses it.
+        var mutableRegistry: Registry {
+            mutating get {
+                if !isKnownUniquelyReferenced(&registry) { registry = registry.copy() }
+                return registry
+            }
+        }
+
+        /// Empties the slots of the stored scopes `matching` says yes to, returning what they held.
+        mutating func takeInstances(matching: (Scope) -> Bool) -> [AnyObject] {
+            var taken: [AnyObject] = []
+            for entry in registry.entries where matching(entry.scope) {
+                if let box = entry.slot.box { taken.append(box) }
+                entry.slot.box = nil
+            }
+            for (id, instance) in implicitInstances where matching(instance.scope) {
+                taken.append(instance.object)
+                implicitInstances[id] = nil
+            }
+            return taken
+        }
     }
 
     package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
-        let replaced = state.withLock { registry in
-            let previous = registry.entries.updateValue(entry, forKey: entry.key)
-            if let previous {
-                registry.order.removeAll { $0 == entry.key }
-                registry.order.append(entry.key)
-                return registry.instances.removeValue(forKey: previous.id)
-            }
-            registry.order.append(entry.key)
-            return nil
+        let replaced = state.withLock { state in
+            let previous = state.mutableRegistry.insert(entry)
+            defer { previous?.slot.box = nil }
+            return previous?.slot.box
         }
         withExtendedLifetime(replaced) {}
         return Registration(key: entry.key, id: entry.id, container: self)
@@ -178,58 +229,64 @@ public final class Container: Resolver, Sendable {
     package func updateOptions<Service>(
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
-        let dropped = state.withLock { registry -> StoredInstance? in
-            guard let current = registry.entries[registration.key], current.id == registration.id else { return nil }
+        let dropped = state.withLock { state -> AnyObject? in
+            guard let current = state.registry[registration.key], current.id == registration.id else { return nil }
             var options = current.options
             update(&options)
-            registry.entries[registration.key] = current.copy(options: options)
-            return registry.instances.removeValue(forKey: current.id)
+            _ = state.mutableRegistry.insert(current.copy(options: options))
+            defer { current.slot.box = nil }
+            return current.slot.box
         }
         withExtendedLifetime(dropped) {}
+    }
+
+    package var registry: Registry {
+        state.withLock { $0.registry }
     }
 }
 
 extension Container: ResolutionSource {
-    package func lookup(_ key: ServiceKey) -> Lookup? {
+    package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
         var container = self
+        var level = 0
         while true {
-            let found = container.state.withLock { registry -> Lookup? in
-                guard let entry = registry.entries[key] else { return nil }
-                let cached = entry.scope.isStoredInContainer ? registry.instances[entry.id]?.object : nil
-                return Lookup(entry: entry, cache: container, cached: cached)
+            let registry = resolution?.registry(at: level) { container.registry } ?? container.registry
+            if let entry = registry[key] {
+                return Lookup(entry: entry, cache: container)
             }
-            if let found { return found }
             guard let parent = container.parent else { return nil }
             container = parent
+            level += 1
         }
     }
 
     package func visibleRegistrations(includingParents: Bool) -> [Lookup] {
-        let own = state.withLock { registry in
-            registry.order.compactMap { key in registry.entries[key].map { Lookup(entry: $0, cache: self, cached: nil) } }
-        }
+        let own = registry.entries.map { Lookup(entry: $0, cache: self) }
         guard includingParents, let parent else { return own }
         let shadowed = Set(own.map(\.entry.key))
         return parent.visibleRegistrations(includingParents: true).filter { !shadowed.contains($0.entry.key) } + own
     }
 
-    package func makeResolution() -> Resolution {
-        Resolution(source: self)
-    }
-
     package var implicitCache: any InstanceCache { self }
+
+    package var observer: (any ResolutionObserver)? { nil }
 }
 
 extension Container: InstanceCache {
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        state.withLock { $0.instances[entry.id]?.object }
+        state.withLock { state in
+            entry.options.isImplicit ? state.implicitInstances[entry.id]?.object : entry.slot.box
+        }
     }
 
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        state.withLock { registry in
-            // An entry replaced while its instance was being made keeps nothing.
-            if let current = registry.entries[entry.key], current.id != entry.id { return }
-            registry.instances[entry.id] = StoredInstance(scope: entry.scope, object: instance)
+        state.withLock { state in
+            if entry.options.isImplicit {
+                state.implicitInstances[entry.id] = (entry.scope, instance)
+            } else if state.registry[entry.key] === entry {
+                // An entry replaced while its instance was being made keeps nothing.
+                entry.slot.box = instance
+            }
         }
     }
 }

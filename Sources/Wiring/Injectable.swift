@@ -49,7 +49,7 @@ package enum ImplicitRegistrations {
         if let implicitType = Service.self as? any ImplicitlyResolvable.Type {
             let implicit = UncheckedSendable(implicitType)
             let name = key.name
-            return FactoryEntry(key: key, site: site, options: .init(scope: .transient)) { resolver in
+            return FactoryEntry(key: key, site: site, options: .init(scope: .transient, isImplicit: true)) { resolver in
                 let source = (resolver as? ResolutionContext)?.resolution.source ?? (resolver as? any ResolutionSource)
                 guard let source else { throw ImplicitSourceMissing() }
                 return try cast(implicit.value.implicitInstance(name: name, source: source), to: Service.self)
@@ -57,7 +57,7 @@ package enum ImplicitRegistrations {
         }
         if key.name == nil, let injectableType = Service.self as? any Injectable.Type {
             let injectable = UncheckedSendable(injectableType)
-            return FactoryEntry(key: key, site: site, options: .init(scope: injectableType.scope)) { resolver in
+            return FactoryEntry(key: key, site: site, options: .init(scope: injectableType.scope, isImplicit: true)) { resolver in
                 try cast(injectable.value.init(resolver: resolver), to: Service.self)
             }
         }

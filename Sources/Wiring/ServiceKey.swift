@@ -50,6 +50,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 
     package var typeIdentifier: ObjectIdentifier { ObjectIdentifier(serviceType) }
 
+    /// Unnamed and without runtime arguments.
+    package var isPlain: Bool { name == nil && argumentList == NoArguments.self }
+
     /// The same key with another name.
     package func named(_ newName: String?) -> ServiceKey {
         ServiceKey(serviceType: serviceType, name: newName, argumentList: argumentList)

@@ -10,6 +10,9 @@ package class RegistrationEntry: @unchecked Sendable {
         /// Known without running the factory: the parameters of an autowired initializer.
         package var dependencies: [Dependency]?
         package var isEager = false
+        /// Stands in for a registration of an `Injectable` or `Provider` type; shared by all
+        /// containers, each of which keeps its own instances.
+        package var isImplicit = false
     }
 
     package let key: ServiceKey
@@ -17,6 +20,12 @@ package class RegistrationEntry: @unchecked Sendable {
     package let id: Int
     package let site: RegistrationSite
     package let options: Options
+    // Read on every resolution; kept apart so reading them copies no strings or arrays.
+    package let lifetime: Scope.Lifetime
+    package let hasHooks: Bool
+    /// Where the container that owns this registration keeps its stored-scope instance.
+    /// Guarded by that container's lock.
+    package let slot = InstanceSlot()
 
     package var scope: Scope { options.scope }
     package var hooks: [Hook] { options.hooks }
@@ -26,17 +35,25 @@ package class RegistrationEntry: @unchecked Sendable {
         self.id = id
         self.site = site
         self.options = options
+        self.lifetime = options.scope.lifetime
+        self.hasHooks = !options.hooks.isEmpty
     }
 
-    /// A copy with other options; subclasses keep their factory.
+    /// A copy with other options (and an empty slot); subclasses keep their factory.
     package func copy(options: Options) -> RegistrationEntry {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
+    }
+
+    /// Runs the factory of a registration that takes no runtime arguments. `Service` must be
+    /// the registered type, which the key the entry was found under guarantees.
+    package func make<Service>(_ resolver: any Resolver, as serviceType: Service.Type) throws -> Service {
+        fatalError("\(key) takes runtime arguments; it has no factory without them")
     }
 
     /// Resolves this registration in `resolution` without knowing its type statically.
     /// A registration that needs runtime arguments throws `MissingArguments`.
     package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
-        fatalError("RegistrationEntry.resolveErased must be overridden by \(type(of: self))")
+        throw MissingArguments(key: key)
     }
 
     /// Whether the factory is async or isolated to the main actor.
@@ -52,19 +69,17 @@ package class RegistrationEntry: @unchecked Sendable {
     private static let identifiers = LockedState(0)
 }
 
-/// A registration whose factory makes a `Service` from a resolver and runtime arguments.
-///
-/// A resolution finds an entry by a key built from the same `Service` and argument types, so
-/// the entry found for `resolve<Service, each Argument>` is always of exactly this class.
-package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @unchecked Sendable {
-    package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
+/// A registration whose factory takes no runtime arguments: nearly all of them, so a resolution
+/// calls it through a virtual method that needs no generic metadata at run time.
+package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
+    package let factory: @Sendable (any Resolver) throws -> Service
     /// Set for factories that must be awaited: async ones and those isolated to the main actor.
     package let isolatedFactory: IsolatedFactory<Service>?
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
         isolatedFactory: IsolatedFactory<Service>? = nil,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
         self.factory = factory
         self.isolatedFactory = isolatedFactory
@@ -75,40 +90,72 @@ package final class FactoryEntry<Service, each Argument>: RegistrationEntry, @un
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
+    override package func make<Requested>(_ resolver: any Resolver, as serviceType: Requested.Type) throws -> Requested {
+        unsafeBitCast(try factory(resolver), to: Requested.self)
+    }
+
     override package var needsAwait: Bool { isolatedFactory != nil }
 
     override package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
-        guard !key.takesArguments else { throw MissingArguments(key: key) }
-        // With no runtime arguments this entry is a `FactoryEntry<Service>`, as `resolve` expects.
-        return try resolution.resolve(key, as: Service.self, found: found)
+        try resolution.resolve(key, as: Service.self, found: found)
     }
 }
 
-/// A resolved instance kept by a scope. Not generic, so reading it back needs no generic
-/// metadata lookup on the hot path; read it as the `Service` type it was stored under.
-package final class InstanceBox: @unchecked Sendable {
-    private let storage: UnsafeMutableRawPointer
-    private let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+/// A registration whose factory takes runtime arguments. The key includes their types, so the
+/// entry found for `resolve<Service, each Argument>` is always of exactly this class.
+package final class ArgumentFactoryEntry<Service, each Argument>: RegistrationEntry, @unchecked Sendable {
+    package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
 
-    package init<Service>(_ value: Service) {
-        let typed = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        typed.initialize(to: value)
-        storage = UnsafeMutableRawPointer(typed)
-        destroy = { raw in
-            let typed = raw.assumingMemoryBound(to: Service.self)
-            typed.deinitialize(count: 1)
-            typed.deallocate()
+    package init(
+        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) {
+        self.factory = factory
+        super.init(key: key, id: id, site: site, options: options)
+    }
+
+    override package func copy(options: Options) -> RegistrationEntry {
+        ArgumentFactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
+    }
+}
+
+/// The instance a container keeps for one of its registrations of a stored scope.
+package final class InstanceSlot: @unchecked Sendable {
+    package var box: AnyObject?
+}
+
+/// A resolved instance kept by a scope, in one allocation. Not generic, so reading it back
+/// needs no generic metadata on the hot path; read it as the `Service` type it was stored under.
+package final class InstanceBox: ManagedBuffer<any Any.Type, UInt8> {
+    package static func make<Service>(_ value: Service) -> InstanceBox {
+        let layout = MemoryLayout<Service>.self
+        let buffer = create(minimumCapacity: layout.size + layout.alignment) { _ in Service.self }
+        let box = unsafeDowncast(buffer, to: InstanceBox.self)
+        box.withUnsafeMutablePointerToElements { elements in
+            InstanceBox.storage(elements, for: Service.self).initialize(to: value)
         }
+        return box
     }
 
     deinit {
-        destroy(storage)
+        withUnsafeMutablePointers { type, elements in
+            Self.destroy(type.pointee, at: elements)
+        }
     }
 
     /// The value, which must have been stored as a `Service`.
     @inline(__always)
     package func value<Service>(as serviceType: Service.Type) -> Service {
-        storage.assumingMemoryBound(to: Service.self).pointee
+        withUnsafeMutablePointerToElements { InstanceBox.storage($0, for: Service.self).pointee }
+    }
+
+    @inline(__always)
+    private static func storage<Service>(_ elements: UnsafeMutablePointer<UInt8>, for: Service.Type) -> UnsafeMutablePointer<Service> {
+        UnsafeMutableRawPointer(elements).alignedUp(for: Service.self).assumingMemoryBound(to: Service.self)
+    }
+
+    private static func destroy<Service>(_ type: Service.Type, at elements: UnsafeMutablePointer<UInt8>) {
+        storage(elements, for: Service.self).deinitialize(count: 1)
     }
 }
 

@@ -1,17 +1,70 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Bionic)
+@preconcurrency import Bionic
+#endif
+
 /// The state of one top-level `resolve` call: the path of keys being resolved (for cycles and
-/// error messages) and the instances of `.graph` scope. Nested resolves through the resolver a
-/// factory receives share it; concurrent top-level calls never do.
+/// error messages), the instances of `.graph` scope and the registrations as the call first saw
+/// them. Nested resolves through the resolver a factory receives share it; concurrent top-level
+/// calls never do.
+///
+/// A synchronous call borrows its thread's resolution and gives it back when done, so a resolve
+/// allocates nothing of its own; a resolution whose resolver escaped its factory is never reused.
 package final class Resolution: @unchecked Sendable {
-    package let source: any ResolutionSource
     // One resolution runs on one thread at a time (checked by `isCurrent`), so the dynamic
     // exclusivity checks on these would only cost time on the hot path.
-    @exclusivity(unchecked) package private(set) var path: [ServiceKey] = []
-    @exclusivity(unchecked) private var graph: [Int: AnyObject] = [:]
+    /// Kept alive by the caller of the top-level resolve while the resolution runs; held
+    /// strongly only once a resolver escapes and may outlive that call.
+    @exclusivity(unchecked) private unowned(unsafe) var borrowedSource: any ResolutionSource
+    @exclusivity(unchecked) private var retainedSource: (any ResolutionSource)?
+    /// The registry of the container resolved from, and of its ancestors a lookup reached,
+    /// as each was when first needed: later lookups take no lock.
+    @exclusivity(unchecked) private var registry: Registry?
+    @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
+    /// The registrations being resolved, from the top-level request down. Each stays alive
+    /// while it is on the path: the frame resolving it holds its lookup.
+    @exclusivity(unchecked) private var steps: ContiguousArray<Unmanaged<RegistrationEntry>> = []
+    @exclusivity(unchecked) private var graphIDs: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var graphBoxes: ContiguousArray<InstanceBox> = []
     @exclusivity(unchecked) private var thread = ThreadIdentity.current
     @exclusivity(unchecked) package private(set) var isActive = true
+    /// Told about every step when a test container records the resolution.
+    @exclusivity(unchecked) package var observer: (any ResolutionObserver)?
 
     package init(source: any ResolutionSource) {
-        self.source = source
+        borrowedSource = source
+        retainedSource = source
+        observer = source.observer
+    }
+
+    private init(borrowing source: any ResolutionSource) {
+        borrowedSource = source
+        observer = source.observer
+    }
+
+    package var source: any ResolutionSource { borrowedSource }
+
+    /// The keys being resolved, from the top-level request down.
+    package var path: [ServiceKey] { steps.map { $0.takeUnretainedValue().key } }
+
+    /// The registry of the container `level` steps up from the source, fetched once per resolution.
+    @inline(__always)
+    package func registry(at level: Int, fetch: () -> Registry) -> Registry {
+        if level == 0 {
+            if let registry { return registry }
+            let fetched = fetch()
+            registry = fetched
+            return fetched
+        }
+        while ancestorRegistries.count < level {
+            ancestorRegistries.append(fetch())
+        }
+        return ancestorRegistries[level - 1]
     }
 
     /// The resolver handed to factories and hooks run by this resolution.
@@ -19,7 +72,7 @@ package final class Resolution: @unchecked Sendable {
 
     /// Whether a nested resolve may use this resolution: it is still running, on this thread.
     /// A resolver that escaped its factory starts a new top-level resolution instead.
-    package var isCurrent: Bool { thread == .current && isActive }
+    package var isCurrent: Bool { isActive && thread == .current }
 
     package func finish() {
         isActive = false
@@ -31,71 +84,186 @@ package final class Resolution: @unchecked Sendable {
         thread = .current
     }
 
+    // MARK: One per thread
+
+    /// A resolution for a synchronous top-level call: the one this thread keeps, when it is free.
+    package static func begin(source: any ResolutionSource, registry: Registry? = nil) -> Resolution {
+        guard let raw = pthread_getspecific(idle) else {
+            let resolution = Resolution(borrowing: source)
+            resolution.registry = registry
+            return resolution
+        }
+        pthread_setspecific(idle, nil)
+        let resolution = Unmanaged<Resolution>.fromOpaque(raw).takeRetainedValue()
+        resolution.borrowedSource = source
+        resolution.registry = registry
+        resolution.observer = source.observer
+        resolution.isActive = true
+        return resolution
+    }
+
+    /// Ends a resolution from `begin(source:)`, keeping it for the thread's next call unless a
+    /// resolver of it is still held somewhere.
+    package static func end(_ resolution: inout Resolution) {
+        resolution.isActive = false
+        guard isKnownUniquelyReferenced(&resolution) else {
+            // A resolver escaped: it may start resolutions of its own after this call returns.
+            resolution.retainedSource = resolution.borrowedSource
+            return
+        }
+        // `removeAll(keepingCapacity:)` costs a call even on an empty array; most are empty.
+        if !resolution.steps.isEmpty { resolution.steps.removeAll(keepingCapacity: true) }
+        if !resolution.graphIDs.isEmpty {
+            resolution.graphIDs.removeAll(keepingCapacity: true)
+            resolution.graphBoxes.removeAll(keepingCapacity: true)
+        }
+        if !resolution.ancestorRegistries.isEmpty { resolution.ancestorRegistries.removeAll(keepingCapacity: true) }
+        resolution.registry = nil
+        resolution.observer = nil
+        guard pthread_getspecific(idle) == nil else { return }
+        pthread_setspecific(idle, Unmanaged.passRetained(resolution).toOpaque())
+    }
+
+    private static let idle: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }
+        #else
+        pthread_key_create(&key) { raw in raw.map { Unmanaged<Resolution>.fromOpaque($0).release() } }
+        #endif
+        return key
+    }()
+
     // MARK: Resolving
+
+    /// Resolves a key that takes no runtime arguments.
+    package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
+        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        return try resolve(key, found, as: serviceType) { entry, resolver in
+            try entry.make(resolver, as: Service.self)
+        }
+    }
 
     package func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
     ) throws -> Service {
-        guard let found = found ?? source.lookup(key) ?? implicitLookup(key, as: serviceType) else {
-            throw notRegistered(key)
+        guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
+        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        return try resolve(key, found, as: serviceType) { entry, resolver in
+            let entry = unsafeDowncast(entry, to: ArgumentFactoryEntry<Service, repeat each Argument>.self)
+            return try entry.factory(resolver, repeat each arguments)
         }
-        let entry = unsafeDowncast(found.entry, to: FactoryEntry<Service, repeat each Argument>.self)
-        switch entry.scope.lifetime {
+    }
+
+    private func resolve<Service>(
+        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
+        make: (RegistrationEntry, any Resolver) throws -> Service
+    ) throws -> Service {
+        guard let observer else { return try resolveInScope(key, found, as: serviceType, make: make) }
+        observer.willResolve(key, found: found, path: path)
+        do {
+            let instance = try resolveInScope(key, found, as: serviceType, make: make)
+            observer.didResolve(key, found: found, instance: instance, outcome: outcome)
+            return instance
+        } catch {
+            observer.didFail(key, error: error)
+            throw error
+        }
+    }
+
+    /// How the last instance was obtained, for an observer.
+    @exclusivity(unchecked) private var outcome = ResolutionOutcome.created
+
+    // Generic code here never forms a `Service?`: each one costs a metadata lookup at run time.
+    private func resolveInScope<Service>(
+        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
+        make: (RegistrationEntry, any Resolver) throws -> Service
+    ) throws -> Service {
+        let entry = found.entry
+        switch entry.lifetime {
         case .transient:
-            try enter(key)
+            try enter(key, entry)
             defer { leave() }
-            let instance = try produce(entry, key, repeat each arguments)
+            let instance = try produce(entry, key, make)
             try complete(entry, key, instance)
+            outcome = .created
             return instance
 
         case .graph:
-            if let instance = graphInstance(entry, as: Service.self) { return instance }
-            try enter(key)
+            if let box = graphBox(for: entry) {
+                outcome = .sharedInGraph
+                return box.value(as: Service.self)
+            }
+            try enter(key, entry)
             defer { leave() }
-            let instance = try produce(entry, key, repeat each arguments)
+            let instance = try produce(entry, key, make)
             keepInGraph(instance, for: entry)
             try complete(entry, key, instance)
+            outcome = .created
             return instance
 
         case .container, .custom:
-            if let box = found.cached ?? found.cache.cachedInstance(for: entry) {
-                return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
-            }
-            let lock = found.cache.creationLock
-            lock.lock()
-            defer { lock.unlock() }
-            if let box = found.cache.cachedInstance(for: entry) {
-                return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
-            }
-            try enter(key)
-            defer { leave() }
-            let instance = try produce(entry, key, repeat each arguments)
-            found.cache.store(InstanceBox(instance), for: entry)
-            try complete(entry, key, instance)
-            return instance
+            return try resolveStored(key, found, as: serviceType, make: make)
 
         case .weak:
-            if let instance = try held(found.cached ?? found.cache.cachedInstance(for: entry), key, as: Service.self) {
-                return instance
-            }
-            let lock = found.cache.creationLock
-            lock.lock()
-            defer { lock.unlock() }
-            if let instance = try held(found.cache.cachedInstance(for: entry), key, as: Service.self) {
-                return instance
-            }
-            try enter(key)
-            defer { leave() }
-            let instance = try produce(entry, key, repeat each arguments)
-            let value = instance as Any
-            guard type(of: value) is AnyClass else {
-                throw ResolutionError(
-                    key: key, path: path, reason: .weakScopeRequiresClass(actual: type(of: value)), site: entry.site)
-            }
-            found.cache.store(WeakInstanceBox(value as AnyObject), for: entry)
-            try complete(entry, key, instance)
+            return try resolveWeak(key, found, as: serviceType, make: make)
+        }
+    }
+
+    private func resolveStored<Service>(
+        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
+        make: (RegistrationEntry, any Resolver) throws -> Service
+    ) throws -> Service {
+        let entry = found.entry
+        if let box = found.cache.cachedInstance(for: entry) {
+            outcome = .cached
+            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
+        }
+        let lock = found.cache.creationLock
+        lock.lock()
+        defer { lock.unlock() }
+        if let box = found.cache.cachedInstance(for: entry) {
+            outcome = .cached
+            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
+        }
+        try enter(key, entry)
+        defer { leave() }
+        let instance = try produce(entry, key, make)
+        found.cache.store(InstanceBox.make(instance), for: entry)
+        try complete(entry, key, instance)
+        outcome = .created
+        return instance
+    }
+
+    @inline(never)
+    private func resolveWeak<Service>(
+        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
+        make: (RegistrationEntry, any Resolver) throws -> Service
+    ) throws -> Service {
+        let entry = found.entry
+        if let instance = try held(found.cache.cachedInstance(for: entry), key, as: Service.self) {
+            outcome = .cached
             return instance
         }
+        let lock = found.cache.creationLock
+        lock.lock()
+        defer { lock.unlock() }
+        if let instance = try held(found.cache.cachedInstance(for: entry), key, as: Service.self) {
+            outcome = .cached
+            return instance
+        }
+        try enter(key, entry)
+        defer { leave() }
+        let instance = try produce(entry, key, make)
+        let value = instance as Any
+        guard type(of: value) is AnyClass else {
+            throw ResolutionError(
+                key: key, path: path, reason: .weakScopeRequiresClass(actual: type(of: value)), site: entry.site)
+        }
+        found.cache.store(WeakInstanceBox(value as AnyObject), for: entry)
+        try complete(entry, key, instance)
+        outcome = .created
+        return instance
     }
 
     package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
@@ -106,47 +274,63 @@ package final class Resolution: @unchecked Sendable {
 
     // MARK: Steps
 
-    func graphInstance<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
-        graph[entry.id].map { unsafeDowncast($0, to: InstanceBox.self).value(as: Service.self) }
+    package func lookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
+        source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
+    }
+
+    func graphBox(for entry: RegistrationEntry) -> InstanceBox? {
+        guard let index = graphIDs.firstIndex(of: entry.id) else { return nil }
+        return graphBoxes[index]
     }
 
     func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
-        graph[entry.id] = InstanceBox(instance)
+        graphIDs.append(entry.id)
+        graphBoxes.append(InstanceBox.make(instance))
     }
 
-    func enter(_ key: ServiceKey) throws {
-        if let start = path.firstIndex(of: key) {
+    func enter(_ key: ServiceKey, _ entry: RegistrationEntry) throws {
+        if steps.contains(where: { $0.takeUnretainedValue().id == entry.id }) {
+            let keys = path
+            let start = keys.firstIndex { $0 == key } ?? keys.startIndex
             throw ResolutionError(
-                key: key, path: path + [key], reason: .circularDependency(cycle: Array(path[start...]) + [key]))
+                key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
         }
-        path.append(key)
+        steps.append(Unmanaged.passUnretained(entry))
     }
 
     func leave() {
-        path.removeLast()
+        steps.removeLast()
     }
 
-    private func produce<Service, each Argument>(
-        _ entry: FactoryEntry<Service, repeat each Argument>, _ key: ServiceKey, _ arguments: repeat each Argument
+    private func produce<Service>(
+        _ entry: RegistrationEntry, _ key: ServiceKey, _ make: (RegistrationEntry, any Resolver) throws -> Service
     ) throws -> Service {
         do {
-            return try entry.factory(resolver, repeat each arguments)
-        } catch let error as ResolutionError {
-            throw error
-        } catch let needsAwait as NeedsAwait {
-            throw ResolutionError(
+            return try make(entry, resolver)
+        } catch {
+            throw resolutionError(error, entry, key)
+        }
+    }
+
+    /// A factory's error as the `ResolutionError` that names the key and the path.
+    func resolutionError(_ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey) -> any Error {
+        switch error {
+        case let error as ResolutionError:
+            error
+        case let needsAwait as NeedsAwait:
+            ResolutionError(
                 key: key, path: path, reason: .requiresAwait(mainActor: needsAwait.isMainActor), site: entry.site)
-        } catch let mismatch as TypeMismatch {
-            throw ResolutionError(
+        case let mismatch as TypeMismatch:
+            ResolutionError(
                 key: key, path: path, reason: .typeMismatch(expected: mismatch.expected, actual: mismatch.actual),
                 site: entry.site)
-        } catch {
-            throw ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
+        default:
+            ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
         }
     }
 
     func complete<Service>(_ entry: RegistrationEntry, _ key: ServiceKey, _ instance: Service) throws {
-        guard !entry.hooks.isEmpty else { return }
+        guard entry.hasHooks else { return }
         do {
             for hook in entry.hooks {
                 try hook(resolver, instance)
@@ -170,7 +354,7 @@ package final class Resolution: @unchecked Sendable {
 
     func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
         ImplicitRegistrations.entry(for: key, as: serviceType).map {
-            Lookup(entry: $0, cache: source.implicitCache, cached: nil)
+            Lookup(entry: $0, cache: source.implicitCache)
         }
     }
 
@@ -178,8 +362,30 @@ package final class Resolution: @unchecked Sendable {
         let nearMisses = source.registrations(ofType: key.serviceType)
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
-        return ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
+        let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
+        observer?.didFail(key, error: error)
+        return error
     }
+}
+
+/// How a resolution obtained an instance.
+package enum ResolutionOutcome: Sendable {
+    /// The factory ran.
+    case created
+    /// A stored scope (`.container`, `.weak`, custom) already held it.
+    case cached
+    /// An earlier step of the same top-level resolve made it (`.graph`).
+    case sharedInGraph
+}
+
+/// Follows a resolution step by step; a test container records the trace this way.
+package protocol ResolutionObserver: AnyObject, Sendable {
+    /// A registration was found for `key` and is about to be resolved below `path`.
+    func willResolve(_ key: ServiceKey, found: Lookup, path: [ServiceKey])
+    /// The step begun by the last unfinished `willResolve` gave `instance`.
+    func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome)
+    /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
+    func didFail(_ key: ServiceKey, error: any Error)
 }
 
 /// The resolver a factory receives: resolves within the resolution that runs the factory.
@@ -214,17 +420,32 @@ struct ResolutionContext: Resolver {
 }
 
 extension ResolutionSource {
+    package func resolveTopLevel<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil
+    ) throws -> Service {
+        var resolution = Resolution.begin(source: self)
+        defer { Resolution.end(&resolution) }
+        return try resolution.resolve(key, as: serviceType, found: found)
+    }
+
     package func resolveTopLevel<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
     ) throws -> Service {
-        let resolution = makeResolution()
-        defer { resolution.finish() }
+        var resolution = Resolution.begin(source: self)
+        defer { Resolution.end(&resolution) }
         return try resolution.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
     }
 
     package func resolveAllTopLevel<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        let resolution = makeResolution()
-        defer { resolution.finish() }
+        var resolution = Resolution.begin(source: self)
+        defer { Resolution.end(&resolution) }
         return try resolution.resolveAll(serviceType)
+    }
+
+    /// Runs `body` with a resolution of its own, as a top-level call does.
+    package func withResolution<Result>(_ body: (Resolution) throws -> Result) rethrows -> Result {
+        var resolution = Resolution.begin(source: self)
+        defer { Resolution.end(&resolution) }
+        return try body(resolution)
     }
 }

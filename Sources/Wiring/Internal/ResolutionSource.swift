@@ -1,27 +1,33 @@
 /// Where a resolution finds registrations and keeps the instances of stored scopes. `Container`
 /// is one; the test support's `TestContainer` is another that layers overrides on a base.
 package protocol ResolutionSource: AnyObject, Resolver {
-    /// The registration for `key` and the cache its stored-scope instances live in.
-    func lookup(_ key: ServiceKey) -> Lookup?
+    /// The registration for `key` and the cache its stored-scope instances live in, as
+    /// `resolution` sees them (`nil`: as they are now).
+    func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup?
     /// Every registration visible from here, in registration order (parents' first), each key once.
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
     /// Where instances of unregistered (`Injectable`) types live.
     var implicitCache: any InstanceCache { get }
-    /// A fresh resolution for one top-level request.
-    func makeResolution() -> Resolution
+    /// Told about every step of every resolution from here, if anyone is.
+    var observer: (any ResolutionObserver)? { get }
+}
+
+extension ResolutionSource {
+    package func lookup(_ key: ServiceKey) -> Lookup? {
+        lookup(key, in: nil)
+    }
 }
 
 /// A registration found for a key, with the cache that owns its stored-scope instances.
 package struct Lookup {
     package let entry: RegistrationEntry
-    package let cache: any InstanceCache
-    /// The cached instance, when the lookup could read it cheaply under the same lock.
-    package let cached: AnyObject?
+    /// A container (or test container) that the resolution's source keeps alive, so holding
+    /// it without reference counting is safe and saves two atomic operations per step.
+    package unowned(unsafe) let cache: any InstanceCache
 
-    package init(entry: RegistrationEntry, cache: any InstanceCache, cached: AnyObject?) {
+    package init(entry: RegistrationEntry, cache: any InstanceCache) {
         self.entry = entry
         self.cache = cache
-        self.cached = cached
     }
 }
 

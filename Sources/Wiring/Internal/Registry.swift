@@ -1,0 +1,108 @@
+/// A container's registrations. A resolution keeps the registry it first saw and looks up in it
+/// without locking; the container copies it before changing it while someone keeps it.
+package final class Registry {
+    /// Unnamed registrations without runtime arguments, the usual case, by type alone.
+    private var plain = TypeTable()
+    private var keyed: [ServiceKey: RegistrationEntry] = [:]
+    /// Every key, in registration order.
+    package private(set) var order: [ServiceKey] = []
+
+    package init() {}
+
+    private init(copying other: Registry) {
+        plain = other.plain
+        keyed = other.keyed
+        order = other.order
+    }
+
+    package func copy() -> Registry {
+        Registry(copying: self)
+    }
+
+    @inline(__always)
+    package subscript(key: ServiceKey) -> RegistrationEntry? {
+        key.isPlain ? plain[key.typeIdentifier] : keyed[key]
+    }
+
+    /// Stores `entry` under its key, returning the entry it replaces.
+    package func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
+        let key = entry.key
+        let previous = self[key]
+        if key.isPlain {
+            plain[key.typeIdentifier] = entry
+        } else {
+            keyed[key] = entry
+        }
+        if previous == nil {
+            order.append(key)
+        } else if previous?.id != entry.id {
+            order.removeAll { $0 == key }
+            order.append(key)
+        }
+        return previous
+    }
+
+    package var entries: [RegistrationEntry] {
+        order.compactMap { self[$0] }
+    }
+}
+
+/// An open-addressing table from a type to its entry: hashing a type's address with one
+/// multiplication is several times cheaper than `Hasher`, and this lookup runs on every resolve.
+private struct TypeTable {
+    private var keys: ContiguousArray<UInt> = []
+    private var values: ContiguousArray<RegistrationEntry?> = []
+    private var count = 0
+    private var shift = UInt.bitWidth
+    /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
+    private static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+
+    subscript(type: ObjectIdentifier) -> RegistrationEntry? {
+        get {
+            guard count > 0 else { return nil }
+            let key = UInt(bitPattern: type)
+            let mask = keys.count - 1
+            var index = slot(for: key)
+            while true {
+                let found = keys[index]
+                if found == key { return values[index] }
+                if found == 0 { return nil }
+                index = (index + 1) & mask
+            }
+        }
+        set {
+            guard let newValue else { return }
+            if (count + 1) * 2 > keys.count { grow() }
+            insert(UInt(bitPattern: type), newValue)
+        }
+    }
+
+    private mutating func insert(_ key: UInt, _ value: RegistrationEntry) {
+        let mask = keys.count - 1
+        var index = slot(for: key)
+        while keys[index] != 0 && keys[index] != key {
+            index = (index + 1) & mask
+        }
+        if keys[index] == 0 { count += 1 }
+        keys[index] = key
+        values[index] = value
+    }
+
+    @inline(__always)
+    private func slot(for key: UInt) -> Int {
+        Int(truncatingIfNeeded: (key &* Self.multiplier) >> UInt(shift))
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        let capacity = max(16, keys.count * 2)
+        keys = ContiguousArray(repeating: 0, count: capacity)
+        values = ContiguousArray(repeating: nil, count: capacity)
+        shift = UInt.bitWidth - capacity.trailingZeroBitCount
+        count = 0
+        for (key, value) in zip(oldKeys, oldValues) {
+            if key != 0, let value { insert(key, value) }
+        }
+    }
+}
