@@ -25,13 +25,18 @@ extension Container {
         for parameter in repeat each parameters {
             dependencies.append(parameter.dependency)
         }
-        return add(
-            FactoryEntry(
-                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: .graph, dependencies: dependencies)
-            ) { resolver in
-                try initializer(repeat (each parameters).resolve(from: resolver))
+        let key = ServiceKey(serviceType, name: name)
+        let options = RegistrationEntry.Options(scope: .graph, dependencies: dependencies)
+        let site = RegistrationSite(file, line)
+        guard dependencies.contains(where: \.isOptional) else {
+            // Every parameter is required: resolve each directly, as a hand-written factory would.
+            return add(FactoryEntry(key: key, site: site, options: options) { resolver in
+                try initializer(repeat resolver.resolve((each Parameter).self, name: nil))
             })
+        }
+        return add(FactoryEntry(key: key, site: site, options: options) { resolver in
+            try initializer(repeat (each parameters).resolve(from: resolver))
+        })
     }
 }
 

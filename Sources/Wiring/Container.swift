@@ -139,7 +139,7 @@ public final class Container: Resolver, Sendable {
         if let box {
             return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
         }
-        var resolution = Resolution.begin(source: self, registry: registry)
+        var resolution = Resolution.begin(container: self, registry: registry)
         defer { Resolution.end(&resolution) }
         let found = entry.map { Lookup(entry: $0, cache: self) }
         return try resolution.resolve(key, as: serviceType, found: found)

@@ -2,10 +2,12 @@
 /// without locking; the container copies it before changing it while someone keeps it.
 package final class Registry {
     /// Unnamed registrations without runtime arguments, the usual case, by type alone.
-    private var plain = TypeTable()
-    private var keyed: [ServiceKey: RegistrationEntry] = [:]
+    // Changed only under the container's lock, and only while no resolution holds the
+    // registry; reads need no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var plain = TypeTable()
+    @exclusivity(unchecked) private var keyed: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
-    package private(set) var order: [ServiceKey] = []
+    @exclusivity(unchecked) package private(set) var order: [ServiceKey] = []
 
     package init() {}
 
@@ -22,6 +24,12 @@ package final class Registry {
     @inline(__always)
     package subscript(key: ServiceKey) -> RegistrationEntry? {
         key.isPlain ? plain[key.typeIdentifier] : keyed[key]
+    }
+
+    /// The unnamed registration without runtime arguments of a type.
+    @inline(__always)
+    package func plainEntry(for type: ObjectIdentifier) -> RegistrationEntry? {
+        plain[type]
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.

@@ -25,6 +25,9 @@ package final class Resolution: @unchecked Sendable {
     /// The registry of the container resolved from, and of its ancestors a lookup reached,
     /// as each was when first needed: later lookups take no lock.
     @exclusivity(unchecked) private var registry: Registry?
+    /// The source's own cache when the source is a container whose registry is `registry`:
+    /// plain keys can then be looked up there directly.
+    @exclusivity(unchecked) private unowned(unsafe) var directCache: (any InstanceCache)?
     @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down. Each stays alive
     /// while it is on the path: the frame resolving it holds its lookup.
@@ -87,19 +90,30 @@ package final class Resolution: @unchecked Sendable {
     // MARK: One per thread
 
     /// A resolution for a synchronous top-level call: the one this thread keeps, when it is free.
-    package static func begin(source: any ResolutionSource, registry: Registry? = nil) -> Resolution {
-        guard let raw = pthread_getspecific(idle) else {
-            let resolution = Resolution(borrowing: source)
-            resolution.registry = registry
-            return resolution
-        }
+    package static func begin(source: any ResolutionSource) -> Resolution {
+        guard let raw = pthread_getspecific(idle) else { return Resolution(borrowing: source) }
         pthread_setspecific(idle, nil)
         let resolution = Unmanaged<Resolution>.fromOpaque(raw).takeRetainedValue()
         resolution.borrowedSource = source
-        resolution.registry = registry
         resolution.observer = source.observer
         resolution.isActive = true
         return resolution
+    }
+
+    /// A resolution for a top-level call on `container`, whose registry the caller already read.
+    package static func begin(container: Container, registry: Registry) -> Resolution {
+        let resolution = begin(source: container)
+        resolution.registry = registry
+        if resolution.observer == nil { resolution.directCache = container }
+        return resolution
+    }
+
+    /// The lookup of an unnamed type without arguments in the source container's own registry,
+    /// if that is where it is and nobody observes the resolution.
+    @inline(__always)
+    package func directLookup(_ type: ObjectIdentifier) -> Lookup? {
+        guard let directCache, let entry = registry.unsafelyUnwrapped.plainEntry(for: type) else { return nil }
+        return Lookup(entry: entry, cache: directCache)
     }
 
     /// Ends a resolution from `begin(source:)`, keeping it for the thread's next call unless a
@@ -119,6 +133,7 @@ package final class Resolution: @unchecked Sendable {
         }
         if !resolution.ancestorRegistries.isEmpty { resolution.ancestorRegistries.removeAll(keepingCapacity: true) }
         resolution.registry = nil
+        resolution.directCache = nil
         resolution.observer = nil
         guard pthread_getspecific(idle) == nil else { return }
         pthread_setspecific(idle, Unmanaged.passRetained(resolution).toOpaque())
@@ -393,11 +408,13 @@ struct ResolutionContext: Resolver {
     let resolution: Resolution
 
     func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let key = ServiceKey(serviceType, name: name)
         guard resolution.isCurrent else {
-            return try resolution.source.resolveTopLevel(key, as: serviceType)
+            return try resolution.source.resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
         }
-        return try resolution.resolve(key, as: serviceType, found: nil)
+        if name == nil, let found = resolution.directLookup(ObjectIdentifier(serviceType)) {
+            return try resolution.resolve(found.entry.key, as: serviceType, found: found)
+        }
+        return try resolution.resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
     }
 
     func resolve<Service, each Argument>(
