@@ -7,12 +7,15 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .macCatalyst(.v17), .visionOS(.v1)],
     products: [
         .library(name: "Wiring", targets: ["Wiring"]),
+        .library(name: "WiringTestSupport", targets: ["WiringTestSupport"]),
         .executable(name: "wiring-demo", targets: ["WiringDemo"]),
     ],
     targets: [
         .target(name: "Wiring"),
         .executableTarget(name: "WiringDemo", dependencies: ["Wiring"]),
+        .target(name: "WiringTestSupport", dependencies: ["Wiring"], path: "TestSupport/WiringTestSupport"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring"]),
+        .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -269,7 +269,7 @@ extension Container: ResolutionSource {
 
     package var implicitCache: any InstanceCache { self }
 
-    package var observer: (any ResolutionObserver)? { nil }
+    package func makeObserver() -> (any ResolutionObserver)? { nil }
 }
 
 extension Container: InstanceCache {

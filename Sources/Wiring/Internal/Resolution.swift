@@ -42,12 +42,12 @@ package final class Resolution: @unchecked Sendable {
     package init(source: any ResolutionSource) {
         borrowedSource = source
         retainedSource = source
-        observer = source.observer
+        observer = source.makeObserver()
     }
 
     private init(borrowing source: any ResolutionSource) {
         borrowedSource = source
-        observer = source.observer
+        observer = source.makeObserver()
     }
 
     package var source: any ResolutionSource { borrowedSource }
@@ -95,7 +95,7 @@ package final class Resolution: @unchecked Sendable {
         pthread_setspecific(idle, nil)
         let resolution = Unmanaged<Resolution>.fromOpaque(raw).takeRetainedValue()
         resolution.borrowedSource = source
-        resolution.observer = source.observer
+        resolution.observer = source.makeObserver()
         resolution.isActive = true
         return resolution
     }

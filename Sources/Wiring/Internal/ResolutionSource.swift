@@ -8,8 +8,8 @@ package protocol ResolutionSource: AnyObject, Resolver {
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
     /// Where instances of unregistered (`Injectable`) types live.
     var implicitCache: any InstanceCache { get }
-    /// Told about every step of every resolution from here, if anyone is.
-    var observer: (any ResolutionObserver)? { get }
+    /// What follows the steps of a new top-level resolution from here; `nil` when nobody does.
+    func makeObserver() -> (any ResolutionObserver)?
 }
 
 extension ResolutionSource {
@@ -24,10 +24,14 @@ package struct Lookup {
     /// A container (or test container) that the resolution's source keeps alive, so holding
     /// it without reference counting is safe and saves two atomic operations per step.
     package unowned(unsafe) let cache: any InstanceCache
+    /// Where the source found the entry, in its own numbering: 0 for a container's own
+    /// registrations; a test container numbers its override layers.
+    package let origin: Int
 
-    package init(entry: RegistrationEntry, cache: any InstanceCache) {
+    package init(entry: RegistrationEntry, cache: any InstanceCache, origin: Int = 0) {
         self.entry = entry
         self.cache = cache
+        self.origin = origin
     }
 }
 

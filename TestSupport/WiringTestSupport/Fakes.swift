@@ -1,0 +1,55 @@
+import Wiring
+
+/// Default factories a ``TestContainer`` uses only where nothing is registered, so a test can
+/// build a graph without writing a double for every service it does not care about.
+///
+/// ```swift
+/// test.fakes.register(Analytics.self) { NoopAnalytics() }
+/// test.fakes.isStrict = true          // verifyWiring() then reports every key that was faked
+/// ```
+public final class Fakes: Sendable {
+    private let container = Container()
+    private let state = LockedState(State())
+
+    private struct State {
+        var isStrict = false
+        var faked: [ServiceKey] = []
+    }
+
+    package init() {}
+
+    /// Whether relying on a fake is a problem: `verifyWiring()` lists each faked key when set.
+    public var isStrict: Bool {
+        get { state.withLock { $0.isStrict } }
+        set { state.withLock { $0.isStrict = newValue } }
+    }
+
+    /// Every key a fake stood in for, in the order first used.
+    public var fakedKeys: [ServiceKey] {
+        state.withLock { $0.faked }
+    }
+
+    /// Registers a default for a type, used only when no layer and no base registration has it.
+    /// - Parameters:
+    ///   - serviceType: The type to fake.
+    ///   - name: The registration name it stands in for, if any.
+    ///   - make: Makes the fake.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        make: @escaping @Sendable () throws -> Service
+    ) -> Registration<Service> {
+        container.register(serviceType, name: name, file: file, line: line) { _ in try make() }
+    }
+
+    package var registry: Registry { container.registry }
+
+    package func noteUsed(_ key: ServiceKey) {
+        state.withLock { state in
+            if !state.faked.contains(key) { state.faked.append(key) }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Numbers instances in the order a test container made them, so traces never show addresses.
+struct InstanceNumbers {
+    private final class WeakObject {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
+
+    private var next = 0
+    private var objects: [ObjectIdentifier: (reference: WeakObject, number: Int)] = [:]
+
+    /// The number of `instance`: a new one if it was just made, else the one it was given.
+    /// Values that are not objects have no identity, so only new ones get a number.
+    mutating func number(for instance: Any, isNew: Bool) -> Int? {
+        // `type(of:)` on an `Any` is the dynamic type, so a class behind a protocol counts too.
+        guard type(of: instance) is AnyClass else {
+            return isNew ? assign() : nil
+        }
+        let value = instance as AnyObject
+        let identifier = ObjectIdentifier(value)
+        if let known = objects[identifier], known.reference.object === value {
+            return known.number
+        }
+        guard isNew else { return nil }
+        let number = assign()
+        objects[identifier] = (WeakObject(value), number)
+        return number
+    }
+
+    private mutating func assign() -> Int {
+        next += 1
+        return next
+    }
+}

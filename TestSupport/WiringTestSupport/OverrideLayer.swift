@@ -1,0 +1,58 @@
+import Wiring
+
+/// A set of test doubles that replace registrations while the layer is in place, and the
+/// instances made while it is on top. Popping it drops both.
+///
+/// ```swift
+/// test.pushLayer("offline")
+/// test.override(Network.self) { _ in OfflineNetwork() }
+/// test.popLayer()
+/// ```
+public final class OverrideLayer: Sendable {
+    /// The name shown in traces and reports.
+    public let name: String
+    package let id: Int
+    /// Holds the overrides; never resolved from directly.
+    package let overrides = Container()
+    package let cache = LayerCache()
+
+    package init(name: String) {
+        self.name = name
+        self.id = OverrideLayer.identifiers.withLock { next in
+            next += 1
+            return next
+        }
+    }
+
+    private static let identifiers = LockedState(0)
+
+    /// Replaces the registration of a type (and name) while this layer is in place, at every
+    /// depth of every resolution, including inside factories registered in the base.
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - factory: Makes the test double.
+    /// - Returns: The registration, to set a scope (`.graph` unless you say otherwise).
+    @discardableResult
+    public func override<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) -> Registration<Service> {
+        overrides.register(serviceType, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Replaces a registration that takes runtime arguments.
+    @discardableResult
+    public func override<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        overrides.register(serviceType, name: name, file: file, line: line, factory: factory)
+    }
+}

@@ -1,0 +1,137 @@
+import Wiring
+
+/// Every resolution made through a ``TestContainer``, as a tree per top-level request.
+///
+/// `render()` gives deterministic text for snapshots: instances are numbered in the order the
+/// test container made them (`#1`, `#2`…), never shown by address, and nothing depends on timing.
+///
+/// ```text
+/// Checkout .graph new #3
+/// ├── Cart .graph new #2 (override "offline")
+/// │   └── Network .container cached #1
+/// └── Payment failed: not registered
+/// ```
+public struct ResolutionTrace: Sendable, CustomStringConvertible {
+    /// One resolution step: a key, where its registration came from, and what it gave.
+    public struct Node: Sendable {
+        /// The key requested.
+        public let key: ServiceKey
+        /// The scope of the registration used; `nil` when none was found.
+        public let scope: Scope?
+        /// Where the registration used came from.
+        public let source: Source
+        /// How the instance was obtained, or why it was not.
+        public internal(set) var outcome: Outcome
+        /// The instance's number in this test container, in order of creation, if known.
+        public internal(set) var instance: Int?
+        /// The resolutions this one made, in order.
+        public internal(set) var children: [Node] = []
+        /// Problems noticed at this step, such as a cached instance made before an override.
+        public internal(set) var warnings: [String] = []
+        package let entryID: Int?
+
+        package init(key: ServiceKey, scope: Scope?, source: Source, outcome: Outcome, entryID: Int?) {
+            self.key = key
+            self.scope = scope
+            self.source = source
+            self.outcome = outcome
+            self.entryID = entryID
+        }
+
+        /// This node and everything below it, depth first.
+        public var allNodes: [Node] {
+            [self] + children.flatMap(\.allNodes)
+        }
+    }
+
+    /// Where the registration a step used came from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        /// A registration of the base container (or of the test container itself).
+        case registration(RegistrationSite)
+        /// An override in the named layer.
+        case override(layer: String, site: RegistrationSite)
+        /// A default from `fakes`, used because nothing is registered.
+        case fake(RegistrationSite)
+        /// An unregistered type the container builds itself: `Injectable`, `Provider`, `Lazy`.
+        case implicit
+        /// Nothing was registered.
+        case missing
+
+        public var description: String {
+            switch self {
+            case .registration(let site): "registered at \(site)"
+            case .override(let layer, let site): "override \"\(layer)\" at \(site)"
+            case .fake(let site): "fake at \(site)"
+            case .implicit: "implicit"
+            case .missing: "not registered"
+            }
+        }
+    }
+
+    /// How a step obtained its instance.
+    public enum Outcome: Sendable, Equatable {
+        /// The factory ran.
+        case created
+        /// A stored scope already held it.
+        case cached
+        /// An earlier step of the same top-level resolve made it (`.graph`).
+        case sharedInGraph
+        /// The step failed; the error's stable identifier, such as `not-registered`.
+        case failed(String)
+    }
+
+    /// The top-level resolutions, in the order they finished.
+    public internal(set) var roots: [Node]
+
+    package init(roots: [Node]) {
+        self.roots = roots
+    }
+
+    /// Every step of every resolution, depth first.
+    public var allNodes: [Node] {
+        roots.flatMap(\.allNodes)
+    }
+
+    /// The trace as an indented tree, one line per step, the same on every run.
+    public func render() -> String {
+        var lines: [String] = []
+        for root in roots {
+            render(root, prefix: "", childPrefix: "", into: &lines)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var description: String { render() }
+
+    private func render(_ node: Node, prefix: String, childPrefix: String, into lines: inout [String]) {
+        lines.append(prefix + Self.line(for: node))
+        for warning in node.warnings {
+            lines.append(childPrefix + (node.children.isEmpty ? "    " : "│   ") + "⚠︎ " + warning)
+        }
+        for (index, child) in node.children.enumerated() {
+            let isLast = index == node.children.count - 1
+            render(
+                child, prefix: childPrefix + (isLast ? "└── " : "├── "),
+                childPrefix: childPrefix + (isLast ? "    " : "│   "), into: &lines)
+        }
+    }
+
+    private static func line(for node: Node) -> String {
+        var parts = [node.key.description]
+        if let scope = node.scope { parts.append(scope.description) }
+        switch node.outcome {
+        case .created: parts.append("new")
+        case .cached: parts.append("cached")
+        case .sharedInGraph: parts.append("shared")
+        case .failed(let identifier): parts.append("failed: \(identifier)")
+        }
+        if let instance = node.instance { parts.append("#\(instance)") }
+        switch node.source {
+        case .registration, .missing: break
+        case .override(let layer, _): parts.append("(override \"\(layer)\")")
+        case .fake: parts.append("(fake)")
+        case .implicit: parts.append("(implicit)")
+        }
+        return parts.joined(separator: " ")
+    }
+}
