@@ -281,7 +281,7 @@ public final class TestContainer: Resolver, Sendable {
             fakes.noteUsed(found.entry.key)
             return .fake(found.entry.site)
         }
-        if found.origin != 0, found.origin != root.id, let layer = activeLayers.first(where: { $0.id == found.origin }) {
+        if found.origin != 0, let layer = activeLayers.first(where: { $0.id == found.origin }) {
             return .override(layer: layer.name, site: found.entry.site)
         }
         return .registration(found.entry.site)
@@ -317,7 +317,7 @@ public final class TestContainer: Resolver, Sendable {
             guard let now = lookup(dependency.key), now.entry.id != dependency.entryID else { continue }
             warnings.append(StaleInstanceWarning(
                 service: key, instance: instance, dependency: dependency.key,
-                overriddenIn: layerName(of: now) ?? "the test container", site: now.entry.site))
+                overriddenIn: layerName(of: now).map { "layer \"\($0)\"" } ?? "the base", site: now.entry.site))
         }
         guard !warnings.isEmpty else { return [] }
         state.withLock { state in

@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+import Wiring
+import WiringTestSupport
+
+@Suite struct Overrides {
+    @Test func anOverrideReachesEveryDepthWithoutTouchingTheBase() throws {
+        let base = makeAppContainer()
+        let test = TestContainer(base: base)
+        test.override((any Network).self) { _ in FakeNetwork() }
+
+        let checkout = try test.resolve(Checkout.self)
+        #expect(checkout.cart.network.label == "fake")
+        #expect(checkout.payments.network.label == "fake")
+        #expect(try base.resolve(Checkout.self).cart.network.label == "live")
+    }
+
+    @Test func theBaseCacheIsNeitherReadNorWritten() throws {
+        let made = Tally()
+        let base = makeAppContainer(networkMade: made)
+        let live = try base.resolve((any Network).self)
+        let test = TestContainer(base: base)
+
+        let inTest = try test.resolve((any Network).self)
+        #expect(inTest !== live)
+        #expect(made.value == 2)
+        #expect(try base.resolve((any Network).self) === live)
+    }
+
+    @Test func namedOverridesReplaceOnlyThatName() throws {
+        let base = Container()
+        base.register(String.self) { _ in "primary" }
+        base.register(String.self, name: "replica") { _ in "replica" }
+        let test = TestContainer(base: base)
+        @Sendable func makeReplica(_: any Resolver) -> String { "fake replica" }
+        test.override(String.self, name: "replica", factory: makeReplica)
+
+        #expect(try test.resolve(String.self) == "primary")
+        #expect(try test.resolve(String.self, name: "replica") == "fake replica")
+    }
+
+    @Test func overridesTakeRuntimeArguments() throws {
+        let base = Container()
+        base.register(String.self) { (_, count: Int) in "live \(count)" }
+        let test = TestContainer(base: base)
+        test.override(String.self) { (_, count: Int) in "fake \(count)" }
+        #expect(try test.resolve(String.self, arguments: 3) == "fake 3")
+    }
+
+    @Test func poppingALayerRestoresExactlyTheStateBeforeThePush() throws {
+        let test = TestContainer(base: makeAppContainer())
+        let before = try test.resolve((any Network).self)
+
+        test.pushLayer("offline")
+        test.override((any Network).self) { _ in FakeNetwork(label: "offline") }.scope(.container)
+        let inLayer = try test.resolve((any Network).self)
+        #expect(inLayer.label == "offline")
+        #expect(test.layerNames == ["offline"])
+        #expect(try test.resolve((any Network).self) === inLayer)
+
+        #expect(test.popLayer()?.name == "offline")
+        let after = try test.resolve((any Network).self)
+        #expect(after === before)
+        #expect(test.layerNames.isEmpty)
+        #expect(test.popLayer() == nil)
+    }
+
+    @Test func aSingletonFirstMadeInsideALayerIsGoneAfterThePop() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.pushLayer("offline")
+        test.override(Cart.self) { _ in Cart(network: FakeNetwork()) }
+        let inLayer = try test.resolve((any Network).self)
+        test.popLayer()
+        #expect(try test.resolve((any Network).self) !== inLayer)
+    }
+
+    @Test func withOverridesBindsTheLayerToThisTaskOnly() throws {
+        let test = TestContainer(base: makeAppContainer())
+        let label = try test.withOverrides({ layer in
+            layer.override((any Network).self) { _ in FakeNetwork(label: "scoped") }
+        }) {
+            try test.resolve(Checkout.self).cart.network.label
+        }
+        #expect(label == "scoped")
+        #expect(try test.resolve(Checkout.self).cart.network.label == "live")
+    }
+
+    @Test func overrideInsideWithOverridesGoesIntoTheTasksLayer() throws {
+        let test = TestContainer(base: makeAppContainer())
+        let inner = try test.withOverrides({ _ in }) {
+            test.override((any Network).self) { _ in FakeNetwork(label: "inner") }
+            return try test.resolve((any Network).self).label
+        }
+        #expect(inner == "inner")
+        #expect(try test.resolve((any Network).self).label == "live")
+    }
+
+    @Test func asyncWithOverridesReachesChildTasks() async throws {
+        let test = TestContainer(base: makeAppContainer())
+        let label = try await test.withOverrides({ layer in
+            layer.override((any Network).self) { _ in FakeNetwork(label: "async") }
+        }) {
+            try await Task { try test.resolve(Checkout.self).payments.network.label }.value
+        }
+        #expect(label == "async")
+    }
+
+    @Test func parallelTasksNeverSeeEachOthersOverrides() async throws {
+        let test = TestContainer(base: makeAppContainer())
+        let results = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await test.withOverrides({ layer in
+                        layer.override((any Network).self) { _ in FakeNetwork(label: "task \(index)") }
+                            .scope(.container)
+                    }) {
+                        var seen: [String] = []
+                        for _ in 0..<20 {
+                            let checkout = try test.resolve(Checkout.self)
+                            seen.append(checkout.cart.network.label)
+                            seen.append(checkout.payments.network.label)
+                            await Task.yield()
+                        }
+                        return (index, seen)
+                    }
+                }
+            }
+            var all: [(Int, [String])] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 50)
+        for (index, seen) in results {
+            #expect(Set(seen) == ["task \(index)"])
+        }
+        #expect(try test.resolve((any Network).self).label == "live")
+    }
+
+    @Test func resettingAScopeMakesNewInstancesInTheTestContainerOnly() throws {
+        let base = makeAppContainer()
+        let test = TestContainer(base: base)
+        let first = try test.resolve((any Network).self)
+        test.resetScope(.container)
+        #expect(try test.resolve((any Network).self) !== first)
+    }
+}
+
+@Suite struct Recording {
+    @Test func theTraceIsATreeWithNumberedInstances() throws {
+        let test = TestContainer(base: makeAppContainer())
+        _ = try test.resolve(Checkout.self)
+        _ = try test.resolve(Checkout.self)
+        #expect(test.trace.render() == """
+            Checkout .graph new #4
+            ├── Cart .graph new #2
+            │   └── Network .container new #1
+            └── Payments .graph new #3
+                └── Network .container cached #1
+            Checkout .graph new #7
+            ├── Cart .graph new #5
+            │   └── Network .container cached #1
+            └── Payments .graph new #6
+                └── Network .container cached #1
+            """)
+    }
+
+    @Test func countsResolutionsAtEveryDepthUntilCleared() throws {
+        let test = TestContainer(base: makeAppContainer())
+        _ = try test.resolve(Checkout.self)
+        _ = try test.resolve(Cart.self)
+        #expect(test.resolutionCount(of: (any Network).self) == 3)
+        #expect(test.resolutionCount(of: Checkout.self) == 1)
+        #expect(test.resolutionCount(of: Cart.self) == 2)
+        test.clearTrace()
+        #expect(test.resolutionCount(of: Cart.self) == 0)
+        #expect(test.trace.roots.isEmpty)
+    }
+
+    @Test func failuresAreRecordedWithTheirIdentifier() throws {
+        let base = Container()
+        base.register(Cart.self) { r in try Cart(network: r.resolve()) }
+        let test = TestContainer(base: base)
+        #expect(throws: ResolutionError.self) { try test.resolve(Cart.self) }
+        #expect(test.trace.render() == """
+            Cart .graph failed: not-registered
+            └── Network failed: not-registered
+            """)
+    }
+
+    @Test func overridesFakesAndImplicitTypesAreMarked() throws {
+        let base = Container()
+        base.register(Payments.self) { r in try Payments(network: r.resolve()) }
+        let test = TestContainer(base: base)
+        test.fakes.register((any Network).self) { FakeNetwork() }
+        test.override(Cart.self) { r in try Cart(network: r.resolve()) }
+        _ = try test.resolve(Cart.self)
+        _ = try test.resolve(Provider<Payments>.self)
+        #expect(test.trace.render() == """
+            Cart .graph new #2 (override "test")
+            └── Network .graph new #1 (fake)
+            Provider<Payments> .transient new #3 (implicit)
+            """)
+        #expect(test.fakes.fakedKeys == [ServiceKey((any Network).self)])
+    }
+
+    @Test func recordingCanBeTurnedOff() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.isRecording = false
+        _ = try test.resolve(Cart.self)
+        #expect(test.trace.roots.isEmpty)
+    }
+}
+
+@Suite struct Reports {
+    @Test func missingRegistrationsListsOnlyWhatNothingCanResolve() {
+        let test = TestContainer(base: makeAppContainer())
+        test.fakes.register((any Analytics).self) { NoopAnalytics() }
+        let missing = test.missingRegistrations(expected: [
+            ServiceKey((any Network).self), ServiceKey(String.self, name: "primary"),
+            ServiceKey((any Analytics).self), ServiceKey(Provider<Cart>.self), ServiceKey(Int.self),
+        ])
+        #expect(missing == [ServiceKey(String.self, name: "primary"), ServiceKey(Int.self)])
+    }
+
+    @Test func unusedRegistrationsIncludeOverridesNobodyUsed() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override(Payments.self) { r in try Payments(network: r.resolve()) }
+        test.pushLayer("offline")
+        test.override(String.self) { _ in "unused" }
+        _ = try test.resolve(Cart.self)
+
+        // The base's Payments is shadowed by the override, so only the override is listed.
+        let unused = test.unusedRegistrations().map(\.description)
+        try #require(unused.count == 3)
+        #expect(unused[0].hasPrefix("Checkout, registered at WiringTestSupportTests/AppFixtures.swift:"))
+        #expect(unused[1].hasPrefix("Payments, overridden in layer \"test\" at WiringTestSupportTests/TestContainerTests.swift:"))
+        #expect(unused[2].hasPrefix("String, overridden in layer \"offline\" at WiringTestSupportTests/TestContainerTests.swift:"))
+    }
+
+    @Test func aCachedInstanceMadeBeforeAnOverrideIsReportedAsStale() throws {
+        let base = makeAppContainer()
+        base.register(Payments.self) { r in try Payments(network: r.resolve()) }.scope(.container)
+        let test = TestContainer(base: base)
+        _ = try test.resolve(Payments.self)
+        test.override((any Network).self) { _ in FakeNetwork() }
+        let payments = try test.resolve(Payments.self)
+
+        #expect(payments.network.label == "live")
+        let warnings = test.staleInstanceWarnings
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.description.hasPrefix(
+            "Payments #2 was cached before Network was overridden in layer \"test\" (WiringTestSupportTests/TestContainerTests.swift:") == true)
+        #expect(test.trace.render().contains("⚠︎ Payments #2 was cached before Network was overridden"))
+    }
+}
+
+@Suite struct ResolvingLikeAContainer {
+    @Test func registerResolveAllAndProvidersWork() throws {
+        let base = Container()
+        base.register(String.self, name: "a") { _ in "a" }
+        let test = TestContainer(base: base)
+        test.register(String.self, name: "b") { _ in "b" }
+        #expect(try test.resolveAll(String.self) == ["a", "b"])
+
+        test.override(String.self, name: "a") { _ in "A" }
+        #expect(try test.resolveAll(String.self).sorted() == ["A", "b"])
+
+        let provider = try test.resolve(Provider<String>.self, name: "b")
+        #expect(try provider() == "b")
+    }
+
+    @Test func propertyWrappersResolveFromTheTestContainer() throws {
+        final class Screen {
+            @Injected var checkout: Checkout
+        }
+        let test = TestContainer(base: makeAppContainer())
+        test.override((any Network).self) { _ in FakeNetwork(label: "wrapped") }
+        let screen = Container.withCurrent(test) { Screen() }
+        #expect(screen.checkout.cart.network.label == "wrapped")
+    }
+}
