@@ -16,8 +16,12 @@ public final class OverrideLayer: Sendable {
     package let overrides = Container()
     package let cache = LayerCache()
 
-    package init(name: String) {
+    /// Where an override finds the scope of the registration it replaces.
+    private let base: Container?
+
+    package init(name: String, base: Container?) {
         self.name = name
+        self.base = base
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1
             return next
@@ -32,7 +36,8 @@ public final class OverrideLayer: Sendable {
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
     ///   - factory: Makes the test double.
-    /// - Returns: The registration, to set a scope (`.graph` unless you say otherwise).
+    /// - Returns: The registration, to set a scope. Unless you do, the override keeps the scope
+    ///   of the registration it replaces, so a singleton's double is a singleton too.
     @discardableResult
     public func override<Service>(
         _ serviceType: Service.Type,
@@ -41,7 +46,7 @@ public final class OverrideLayer: Sendable {
         line: UInt = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        overrides.register(serviceType, name: name, file: file, line: line, factory: factory)
+        keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: factory))
     }
 
     /// Replaces a registration that takes runtime arguments.
@@ -53,6 +58,11 @@ public final class OverrideLayer: Sendable {
         line: UInt = #line,
         factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        overrides.register(serviceType, name: name, file: file, line: line, factory: factory)
+        keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: factory))
+    }
+
+    private func keepingScope<Service>(_ registration: Registration<Service>) -> Registration<Service> {
+        guard let replaced = base?.registration(for: registration.key) else { return registration }
+        return registration.scope(replaced.scope)
     }
 }

@@ -25,7 +25,7 @@ public final class TestContainer: Resolver, Sendable {
     }
 
     /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
-    private let root = OverrideLayer(name: "test")
+    private let root: OverrideLayer
     private let state = LockedState(State())
     package let creationLock = RecursiveLock()
 
@@ -53,6 +53,7 @@ public final class TestContainer: Resolver, Sendable {
     /// - Parameter base: The app's container, usually built by the same function the app uses.
     public init(base: Container) {
         self.base = base
+        self.root = OverrideLayer(name: "test", base: base)
     }
 
     // MARK: Registering and overriding
@@ -123,7 +124,7 @@ public final class TestContainer: Resolver, Sendable {
     /// - Returns: The layer, to add overrides to directly.
     @discardableResult
     public func pushLayer(_ name: String) -> OverrideLayer {
-        let layer = OverrideLayer(name: name)
+        let layer = OverrideLayer(name: name, base: base)
         state.withLock { $0.layers.append(layer) }
         return layer
     }
@@ -156,7 +157,7 @@ public final class TestContainer: Resolver, Sendable {
         _ configure: (OverrideLayer) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let layer = OverrideLayer(name: "withOverrides")
+        let layer = OverrideLayer(name: "withOverrides", base: base)
         try configure(layer)
         return try Self.$taskLayers.withValue(Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)]) {
             try operation()
@@ -169,7 +170,7 @@ public final class TestContainer: Resolver, Sendable {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let layer = OverrideLayer(name: "withOverrides")
+        let layer = OverrideLayer(name: "withOverrides", base: base)
         try configure(layer)
         return try await Self.$taskLayers.withValue(
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)

@@ -279,3 +279,32 @@ import WiringTestSupport
         #expect(screen.checkout.cart.network.label == "wrapped")
     }
 }
+
+@Suite struct ReadmeExample {
+    /// The complete test the README shows, kept compiling and passing here.
+    @Test func checkoutChargesThroughTheNetwork() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override(Network.self) { _ in FakeNetwork() }
+
+        let checkout = try test.resolve(Checkout.self)
+        #expect(checkout.payments.network is FakeNetwork)
+        #expect(test.resolutionCount(of: Network.self) == 2)
+        #expect(test.unusedRegistrations().isEmpty)
+        #expect(test.trace.render() == """
+            Checkout .graph new #4
+            ├── Cart .graph new #2
+            │   └── Network .container new #1 (override "test")
+            └── Payments .graph new #3
+                └── Network .container cached #1 (override "test")
+            """)
+    }
+
+    @Test func anOverrideKeepsTheScopeOfWhatItReplacesUnlessToldOtherwise() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override(Network.self) { _ in FakeNetwork() }
+        #expect(try test.resolve(Network.self) === test.resolve(Network.self))
+
+        test.override(Network.self) { _ in FakeNetwork() }.scope(.transient)
+        #expect(try test.resolve(Network.self) !== test.resolve(Network.self))
+    }
+}
