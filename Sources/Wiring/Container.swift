@@ -132,9 +132,9 @@ public final class Container: Resolver, Sendable {
         let (registry, entry, box) = state.withLock { state -> (Registry, RegistrationEntry?, AnyObject?) in
             let entry = state.registry[key]
             guard let entry, entry.lifetime == .container || entry.lifetime == .custom else {
-                return (state.registry, entry, nil)
+                return (state.sharedRegistry, entry, nil)
             }
-            return (state.registry, entry, entry.slot.box)
+            return (state.sharedRegistry, entry, entry.slot.box)
         }
         if let box {
             return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
@@ -190,13 +190,28 @@ public final class Container: Resolver, Sendable {
 
     private struct State {
         var registry = Registry()
+        /// Whether `registry` was handed out since it was made: it is then copied before a change.
+        /// (Reference counts alone would say when readers are done, but not in a way the thread
+        /// sanitizer can see.)
+        var isShared = false
         /// Instances of unregistered (`Injectable`) types, whose entries are shared by all containers.
         var implicitInstances: [Int: (scope: Scope, object: AnyObject)] = [:]
 
-        /// The registry, ready to change: copied first if a resolution still uses it.
+        /// The registry, ready to change: copied first if a reader may still use it.
         var mutableRegistry: Registry {
             mutating get {
-                if !isKnownUniquelyReferenced(&registry) { registry = registry.copy() }
+                if isShared {
+                    registry = registry.copy()
+                    isShared = false
+                }
+                return registry
+            }
+        }
+
+        /// The registry, for reading outside the lock.
+        var sharedRegistry: Registry {
+            mutating get {
+                isShared = true
                 return registry
             }
         }
@@ -241,7 +256,7 @@ public final class Container: Resolver, Sendable {
     }
 
     package var registry: Registry {
-        state.withLock { $0.registry }
+        state.withLock { $0.sharedRegistry }
     }
 }
 
