@@ -20,6 +20,7 @@ let package = Package(
             name: "WiringBenchmarks",
             dependencies: [
                 .product(name: "Wiring", package: "Wiring"),
+                .product(name: "WiringTestSupport", package: "Wiring"),
                 .product(name: "Swinject", package: "Swinject"),
             ]
         ),

@@ -176,6 +176,11 @@ public final class TestContainer: Resolver, Sendable {
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)
     }
 
+    /// The layers a lookup sees, with their overrides as they are now, top first.
+    private func layerViews() -> [LayerView] {
+        activeLayers.map { LayerView(layer: $0, registry: $0.overrides.registry) }
+    }
+
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the test's own.
     private var activeLayers: [OverrideLayer] {
         let identifier = ObjectIdentifier(self)
@@ -272,47 +277,57 @@ public final class TestContainer: Resolver, Sendable {
         return activeLayers.first { $0.id == found.origin }?.name ?? (found.origin == Self.fakeOrigin ? "fakes" : nil)
     }
 
-    private static let fakeOrigin = -1
+    static let fakeOrigin = -1
 
     // MARK: Recording
 
-    func source(of found: Lookup) -> ResolutionTrace.Source {
-        if found.entry.options.isImplicit { return .implicit }
-        if found.origin == Self.fakeOrigin {
-            fakes.noteUsed(found.entry.key)
-            return .fake(found.entry.site)
-        }
-        if found.origin != 0, let layer = activeLayers.first(where: { $0.id == found.origin }) {
-            return .override(layer: layer.name, site: found.entry.site)
-        }
-        return .registration(found.entry.site)
-    }
-
-    func noteResolving(_ key: ServiceKey, entryID: Int) {
+    /// Takes one finished top-level resolution: numbers its instances in order of creation,
+    /// counts its steps, checks cached instances for staleness and keeps the tree.
+    func record(_ root: ResolutionTrace.Node, instances: [Any], counts: [ServiceKey: Int], used: [Int]) {
+        var root = root
+        var hasStoredScopes = false
         state.withLock { state in
-            state.counts[key, default: 0] += 1
-            state.used.insert(entryID)
+            var next = instances.makeIterator()
+            func number(_ node: inout ResolutionTrace.Node) {
+                for index in node.children.indices {
+                    number(&node.children[index])
+                }
+                if node.scope?.isStored == true { hasStoredScopes = true }
+                if case .failed = node.outcome { return }
+                guard let instance = next.next() else { return }
+                node.instance = state.numbers.number(for: instance, isNew: node.outcome == .created)
+            }
+            number(&root)
+            state.counts.merge(counts, uniquingKeysWith: +)
+            state.used.formUnion(used)
         }
-    }
-
-    func number(_ instance: Any, isNew: Bool) -> Int? {
-        state.withLock { $0.numbers.number(for: instance, isNew: isNew) }
-    }
-
-    func record(_ root: ResolutionTrace.Node) {
+        if hasStoredScopes {
+            checkStoredInstances(&root)
+        }
         state.withLock { state in
-            guard state.isRecording else { return }
-            state.roots.append(root)
+            if state.isRecording { state.roots.append(root) }
         }
     }
 
-    func remember(dependenciesOf entry: RegistrationEntry, from node: ResolutionTrace.Node) {
+    private func checkStoredInstances(_ node: inout ResolutionTrace.Node) {
+        for index in node.children.indices {
+            checkStoredInstances(&node.children[index])
+        }
+        guard let entryID = node.entryID, node.scope?.isStored == true else { return }
+        switch node.outcome {
+        case .created: remember(dependenciesOf: entryID, from: node)
+        case .cached: node.warnings = staleWarnings(for: entryID, key: node.key, instance: node.instance)
+        default: break
+        }
+    }
+
+    private func remember(dependenciesOf entryID: Int, from node: ResolutionTrace.Node) {
         let used = node.children.flatMap(\.allNodes).map { (key: $0.key, entryID: $0.entryID) }
-        state.withLock { $0.madeWith[entry.id] = used }
+        state.withLock { $0.madeWith[entryID] = used }
     }
 
-    func staleWarnings(for entry: RegistrationEntry, key: ServiceKey, instance: Int?) -> [String] {
-        guard let madeWith = state.withLock({ $0.madeWith[entry.id] }) else { return [] }
+    private func staleWarnings(for entryID: Int, key: ServiceKey, instance: Int?) -> [String] {
+        guard let madeWith = state.withLock({ $0.madeWith[entryID] }) else { return [] }
         var warnings: [StaleInstanceWarning] = []
         for dependency in madeWith {
             guard let now = lookup(dependency.key), now.entry.id != dependency.entryID else { continue }
@@ -334,9 +349,10 @@ public final class TestContainer: Resolver, Sendable {
 
 extension TestContainer: ResolutionSource {
     package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
-        for layer in activeLayers {
-            if let entry = layer.overrides.registry[key] {
-                return Lookup(entry: entry, cache: self, origin: layer.id)
+        let layers = (resolution?.observer as? TraceRecorder)?.layers ?? layerViews()
+        for view in layers {
+            if let entry = view.registry[key] {
+                return Lookup(entry: entry, cache: self, origin: view.layer.id)
             }
         }
         if let found = base.lookup(key, in: resolution) {
@@ -366,7 +382,7 @@ extension TestContainer: ResolutionSource {
     package var implicitCache: any InstanceCache { self }
 
     package func makeObserver() -> (any ResolutionObserver)? {
-        TraceRecorder(test: self)
+        TraceRecorder(test: self, layers: layerViews())
     }
 }
 

@@ -87,10 +87,7 @@ private func transientChain() -> Scenario {
     Scenario(
         name: "transient chain A(B(C))",
         setUp: {
-            let wiring = WiringContainer()
-            wiring.register(ChainC.self) { _ in ChainC() }.scope(.transient)
-            wiring.register(ChainB.self) { r in try ChainB(c: r.resolve(ChainC.self)) }.scope(.transient)
-            wiring.register(ChainA.self) { r in try ChainA(b: r.resolve(ChainB.self)) }.scope(.transient)
+            let wiring = makeChain()
 
             let swinject = SwinjectContainer()
             swinject.register(ChainC.self) { _ in ChainC() }.inObjectScope(.transient)
@@ -141,40 +138,7 @@ private func tenNodeGraph() -> Scenario {
         name: "10-node graph, graph scope, shared nodes",
         setUp: {
             // Default scope in both: `.graph`, one instance of each type per top-level resolve.
-            let wiring = WiringContainer()
-            wiring.register(AppConfig.self) { _ in AppConfig() }
-            wiring.register(AppLogger.self) { r in try AppLogger(config: r.resolve(AppConfig.self)) }
-            wiring.register(Database.self) { r in
-                try Database(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(Cache.self) { r in
-                try Cache(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(HTTPClient.self) { r in
-                try HTTPClient(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(UserRepository.self) { r in
-                try UserRepository(
-                    database: r.resolve(Database.self), cache: r.resolve(Cache.self), logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(OrderRepository.self) { r in
-                try OrderRepository(
-                    database: r.resolve(Database.self), http: r.resolve(HTTPClient.self),
-                    logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(UserService.self) { r in
-                try UserService(users: r.resolve(UserRepository.self), logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(OrderService.self) { r in
-                try OrderService(
-                    orders: r.resolve(OrderRepository.self), users: r.resolve(UserRepository.self),
-                    logger: r.resolve(AppLogger.self))
-            }
-            wiring.register(AppRoot.self) { r in
-                try AppRoot(
-                    userService: r.resolve(UserService.self), orderService: r.resolve(OrderService.self),
-                    http: r.resolve(HTTPClient.self), config: r.resolve(AppConfig.self))
-            }
+            let wiring = makeTenNodeGraph()
 
             let swinject = SwinjectContainer()
             swinject.register(AppConfig.self) { _ in AppConfig() }
@@ -361,4 +325,52 @@ extension Int {
         }
         return (self < 0 ? "-" : "") + groups.joined(separator: separator)
     }
+}
+
+/// The transient chain's registrations, shared with the TestContainer scenarios.
+func makeChain() -> WiringContainer {
+    let wiring = WiringContainer()
+    wiring.register(ChainC.self) { _ in ChainC() }.scope(.transient)
+    wiring.register(ChainB.self) { r in try ChainB(c: r.resolve(ChainC.self)) }.scope(.transient)
+    wiring.register(ChainA.self) { r in try ChainA(b: r.resolve(ChainB.self)) }.scope(.transient)
+    return wiring
+}
+
+/// The 10-node graph's registrations, shared with the TestContainer scenarios.
+func makeTenNodeGraph() -> WiringContainer {
+    let wiring = WiringContainer()
+    wiring.register(AppConfig.self) { _ in AppConfig() }
+    wiring.register(AppLogger.self) { r in try AppLogger(config: r.resolve(AppConfig.self)) }
+    wiring.register(Database.self) { r in
+        try Database(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(Cache.self) { r in
+        try Cache(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(HTTPClient.self) { r in
+        try HTTPClient(config: r.resolve(AppConfig.self), logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(UserRepository.self) { r in
+        try UserRepository(
+            database: r.resolve(Database.self), cache: r.resolve(Cache.self), logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(OrderRepository.self) { r in
+        try OrderRepository(
+            database: r.resolve(Database.self), http: r.resolve(HTTPClient.self),
+            logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(UserService.self) { r in
+        try UserService(users: r.resolve(UserRepository.self), logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(OrderService.self) { r in
+        try OrderService(
+            orders: r.resolve(OrderRepository.self), users: r.resolve(UserRepository.self),
+            logger: r.resolve(AppLogger.self))
+    }
+    wiring.register(AppRoot.self) { r in
+        try AppRoot(
+            userService: r.resolve(UserService.self), orderService: r.resolve(OrderService.self),
+            http: r.resolve(HTTPClient.self), config: r.resolve(AppConfig.self))
+    }
+    return wiring
 }

@@ -151,6 +151,34 @@ for row in rows {
     print("| " + cells.joined(separator: " | ") + " |")
 }
 
+do {
+    let recording = try measureRecording(filter: arguments.filter, options: arguments.options)
+    if !recording.isEmpty {
+        print(
+            """
+
+            Recording: the same resolve through a `TestContainer` (trace on) and the container it wraps.
+
+            | Scenario | Container ns/op | TestContainer ns/op | TestContainer / Container |
+            | --- | ---: | ---: | ---: |
+            """)
+        for row in recording {
+            let cells = [
+                row.scenario, format(row.container), format(row.testContainer), ratio(row.testContainer, row.container),
+            ]
+            print("| " + cells.joined(separator: " | ") + " |")
+        }
+    }
+} catch {
+    progress("error: \(error)")
+    exit(1)
+}
+
+if arguments.filter.map({ "verifyWiring".localizedCaseInsensitiveContains($0) }) ?? true {
+    progress("verifyWiring, 1,000 registrations …")
+    print("\nverifyWiring() on 1,000 generated registrations: \(format(measureVerification(count: 1_000))) ms (median of 9 runs)")
+}
+
 // Uses the sink, so no timed work is dead code; never true in practice.
 if sink == 0x5EED_5EED {
     print("(sink: \(sink))")

@@ -395,8 +395,9 @@ package enum ResolutionOutcome: Sendable {
 
 /// Follows a resolution step by step; a test container records the trace this way.
 package protocol ResolutionObserver: AnyObject, Sendable {
-    /// A registration was found for `key` and is about to be resolved below `path`.
-    func willResolve(_ key: ServiceKey, found: Lookup, path: [ServiceKey])
+    /// A registration was found for `key` and is about to be resolved below `path` (made only
+    /// if asked for: recording a trace does not need it, and it costs an allocation per step).
+    func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey])
     /// The step begun by the last unfinished `willResolve` gave `instance`.
     func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome)
     /// The step for `key` failed; when nothing was registered, no `willResolve` came first.

@@ -7,6 +7,8 @@ struct InstanceNumbers {
 
     private var next = 0
     private var objects: [ObjectIdentifier: (reference: WeakObject, number: Int)] = [:]
+    /// When to drop the entries of released objects, so a long test does not grow without bound.
+    private var pruneAt = 1_024
 
     /// The number of `instance`: a new one if it was just made, else the one it was given.
     /// Values that are not objects have no identity, so only new ones get a number.
@@ -23,6 +25,10 @@ struct InstanceNumbers {
         guard isNew else { return nil }
         let number = assign()
         objects[identifier] = (WeakObject(value), number)
+        if objects.count >= pruneAt {
+            objects = objects.filter { $0.value.reference.object != nil }
+            pruneAt = max(1_024, objects.count * 2)
+        }
         return number
     }
 

@@ -1,0 +1,154 @@
+import Wiring
+
+/// Follows one resolution in a ``VerificationSandbox``: notices captive dependencies (a
+/// longer-lived instance holding a shorter-lived one) and, when fakes are strict, services that
+/// came from a fake, and has the sandbox replay each failure.
+final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
+    // Used by one resolution, which runs on one thread at a time.
+
+    /// A step in progress: the steps open below the top-level request, in order.
+    private struct Step {
+        let key: ServiceKey
+        /// As registered, not as the sandbox builds it.
+        let scope: Scope
+        let site: RegistrationSite
+        let origin: Int
+        let hasHooks: Bool
+        /// The keys above this step.
+        let path: [ServiceKey]
+        /// What the steps this one resolved gave, kept only for steps that could be captive: a
+        /// step handing back an instance one of them made (as `implements` does) lives as long
+        /// as that one, not as its own scope says.
+        var made: [Made] = []
+    }
+
+    /// An instance a step gave, with how long it really lives.
+    private struct Made {
+        let object: AnyObject?
+        let scope: Scope
+    }
+
+    private unowned let sandbox: VerificationSandbox
+    private var open: [Step] = []
+    /// How many open steps have `initCompleted` hooks: what is made below one is not kept.
+    private var hooked = 0
+
+    init(sandbox: VerificationSandbox) {
+        self.sandbox = sandbox
+    }
+
+    func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+        let path = path()
+        if sandbox.reportsFakes, found.origin == VerificationSandbox.fakeOrigin {
+            sandbox.notice(faked(key, found: found, path: path + [key]))
+        }
+        let hasHooks = sandbox.hasHooks(found)
+        if hasHooks { hooked += 1 }
+        open.append(Step(
+            key: key, scope: sandbox.registeredScope(of: found), site: found.entry.site, origin: found.origin,
+            hasHooks: hasHooks, path: path))
+    }
+
+    func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome) {
+        guard let step = open.popLast() else { return }
+        if hooked > 0, outcome == .created { sandbox.dropAfterCheck(found.entry) }
+        if step.hasHooks { hooked -= 1 }
+        let scope = livesAs(step, instance: instance, outcome: outcome)
+        guard let holder = open.last else { return }
+        if Self.canBeCaptive(holder.scope) {
+            open[open.count - 1].made.append(Made(object: Self.object(instance), scope: scope))
+        }
+        if Self.isCaptive(scope, heldBy: holder.scope), !Self.isDeferring(step.key) {
+            sandbox.notice(captive(step, scope: scope, holder: holder))
+        }
+    }
+
+    func didFail(_ key: ServiceKey, error: any Error) {
+        // A missing registration fails before any step began; anything else ends the open step.
+        guard let step = open.last, step.key == key, !isMissing(error, key) else { return }
+        open.removeLast()
+        if step.hasHooks { hooked -= 1 }
+        sandbox.replay(origin: step.origin, key: key, error: error)
+    }
+
+    // MARK: Lifetimes
+
+    /// How long the instance a finished step gave lives: as long as the instance of a step it
+    /// resolved, when it handed that one back, else as its own scope says.
+    private func livesAs(_ step: Step, instance: Any, outcome: ResolutionOutcome) -> Scope {
+        guard Self.canBeCaptive(step.scope) else { return step.scope }
+        guard outcome == .created else {
+            // Kept by the sandbox: the steps that showed what it forwards ran when it was made.
+            return sandbox.forwardedScope(origin: step.origin) ?? step.scope
+        }
+        guard !step.made.isEmpty, let object = Self.object(instance),
+            let forwarded = step.made.first(where: { $0.object === object })
+        else { return step.scope }
+        sandbox.noteForwarding(origin: step.origin, to: forwarded.scope)
+        return forwarded.scope
+    }
+
+    /// Longer-lived first; `.graph` has no rank, being never kept beyond one resolution and
+    /// never flagged as held.
+    private static func rank(_ scope: Scope) -> Int? {
+        switch scope.lifetime {
+        case .container: 3
+        case .custom: 2
+        case .weak: 1
+        case .transient: 0
+        case .graph: nil
+        }
+    }
+
+    /// Whether an instance of this scope outlives the resolution that made it.
+    private static func canHold(_ scope: Scope) -> Bool {
+        scope.lifetime == .container || scope.lifetime == .custom || scope.lifetime == .weak
+    }
+
+    /// Whether an instance of this scope is meant to live shorter than some stored scope.
+    private static func canBeCaptive(_ scope: Scope) -> Bool {
+        scope.lifetime == .transient || scope.lifetime == .weak || scope.lifetime == .custom
+    }
+
+    private static func isCaptive(_ scope: Scope, heldBy holder: Scope) -> Bool {
+        guard canHold(holder), canBeCaptive(scope), let held = rank(scope), let holding = rank(holder) else {
+            return false
+        }
+        return held < holding
+    }
+
+    /// `Provider` and `Lazy` resolve later, on each use: holding one is the fix, not the problem.
+    private static func isDeferring(_ key: ServiceKey) -> Bool {
+        key.serviceType is any ImplicitlyResolvable.Type
+    }
+
+    private static func object(_ instance: Any) -> AnyObject? {
+        // `type(of:)` on an `Any` is the dynamic type, so a class behind a protocol counts too.
+        type(of: instance) is AnyClass ? instance as AnyObject : nil
+    }
+
+    private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
+        guard let error = error as? ResolutionError, case .notRegistered = error.reason else { return false }
+        return error.key == key && error.path.count == open.count + 1
+    }
+
+    // MARK: Problems
+
+    private func captive(_ step: Step, scope: Scope, holder: Step) -> WiringProblem {
+        let held = step.key
+        let holderScope = holder.scope
+        return WiringProblem(
+            kind: .captiveDependency, identifier: "captive-dependency", path: step.path + [held],
+            site: holder.site,
+            message: "\(holder.key) (\(holderScope)) holds \(held) (\(scope)), so one \(held) lives as long as the kept \(holder.key)",
+            fix: "make \(held) \(holderScope) too, or inject `Provider<\(held.typeDescription)>` into \(holder.key) and resolve it when needed.")
+    }
+
+    private func faked(_ key: ServiceKey, found: Lookup, path: [ServiceKey]) -> WiringProblem {
+        let needer = path.dropLast().last
+        return WiringProblem(
+            kind: .faked, identifier: "faked", path: path, site: needer.flatMap(sandbox.site(of:)),
+            message: "\(key) came from the fake registered at \(found.entry.site): nothing registers it",
+            fix: "register \(key) in the app's container (or override it in the test), or leave `fakes.isStrict` off if a fake is what the test wants.")
+    }
+}

@@ -1,0 +1,237 @@
+import Wiring
+
+/// Where `verifyWiring()` builds things: it finds registrations as the test container does,
+/// but keeps every instance of a stored scope itself, so that none reaches the test container
+/// or the base, and follows each resolution with a ``VerificationObserver`` instead of the
+/// trace recorder, so that nothing is recorded or counted. Dropping its instances drops
+/// everything it made.
+///
+/// Most factories run once: the sandbox keeps what a `.graph` or `.transient` registration
+/// made like a singleton, so checking a registration reuses what checking the ones below it
+/// built instead of building its whole graph again (which made checking a deep graph of a
+/// thousand registrations take seconds). Likewise a registration that failed is answered with
+/// its error from then on, so whatever needs it fails at once.
+final class VerificationSandbox: ResolutionSource, InstanceCache {
+    private let test: TestContainer
+    /// Every registration the test container sees, as registered, in registration order, taken
+    /// once: its own lookup walks its layers on every call, which costs more than the rest of a step.
+    private let registrations: [RegistrationEntry]
+    private let positions: [ServiceKey: Int]
+    /// The entry the sandbox resolves for each registration, by position: a copy kept like a
+    /// singleton, one replaying the error it failed with, or the registration itself.
+    private let built: LockedState<ContiguousArray<RegistrationEntry>>
+    /// Whether a service coming from `test.fakes` is a problem.
+    let reportsFakes: Bool
+    private let instances = LockedState<[Int: AnyObject]>([:])
+    /// The registrations whose instances the current check made inside a step with
+    /// `initCompleted` hooks, by id: dropped when the check ends.
+    private let madeUnderHooks = LockedState<Set<Int>>([])
+    private let findings = LockedState<[WiringProblem]>([])
+    /// How long the instances of forwarding registrations (as `implements` makes) really live,
+    /// by origin: a kept one no longer shows the instance it forwards.
+    private let forwardedScopes = LockedState<[Int: Scope]>([:])
+    let creationLock = RecursiveLock()
+
+    /// The origin the sandbox gives a lookup that found a fake. It numbers its own registrations
+    /// from 1 (their position plus one) and anything else, such as an implicit registration, 0.
+    static let fakeOrigin = -1
+
+    /// - Parameters:
+    ///   - test: The test container whose registrations to build.
+    ///   - registrations: What it sees, in registration order, from `visibleRegistrations`.
+    init(test: TestContainer, registrations: [Lookup]) {
+        self.test = test
+        self.registrations = registrations.map(\.entry)
+        self.built = LockedState(ContiguousArray(registrations.map { Self.builtOnce($0.entry) }))
+        self.positions = Dictionary(
+            registrations.enumerated().map { ($1.entry.key, $0) }, uniquingKeysWith: { _, last in last })
+        self.reportsFakes = test.fakes.isStrict
+    }
+
+    /// The entry to resolve for `entry`: a copy in a stored scope, so its instance is made once,
+    /// where that cannot hide a problem. A `.weak` registration keeps its scope (it must make a
+    /// class instance), and so does one with `initCompleted` hooks: they run on every build, and
+    /// one that resolves something pointing back is a cycle from that end. A registration taking
+    /// arguments makes a new instance for every set of them.
+    private static func builtOnce(_ entry: RegistrationEntry) -> RegistrationEntry {
+        guard !entry.key.takesArguments, !entry.needsAwait, !entry.hasHooks else { return entry }
+        switch entry.scope.lifetime {
+        case .graph, .transient: break
+        case .container, .weak, .custom: return entry
+        }
+        var options = entry.options
+        options.scope = Scope(name: entry.scope.name, lifetime: .custom)
+        return entry.copy(options: options)
+    }
+
+    /// Builds one registration in a resolution of its own: with its sample arguments when
+    /// given, else as `resolve` would. Its factory runs even if the sandbox keeps an instance
+    /// from building something else: one made inside another's `initCompleted` hook may have
+    /// used that one, half made, where resolving it alone meets a cycle.
+    /// - Parameters:
+    ///   - key: The key of the registration to build, one the sandbox was made with.
+    ///   - sample: Resolves it with sample arguments through a resolver, for registrations taking them.
+    /// - Returns: The error the resolution ended with, if any, and the problems noticed on the way.
+    func build(_ key: ServiceKey, sample: VerificationSamples.Sample?) -> (error: (any Error)?, noticed: [WiringProblem]) {
+        if let position = positions[key] {
+            let id = registrations[position].id
+            let kept = instances.withLock { $0.removeValue(forKey: id) }
+            withExtendedLifetime(kept) {}
+        }
+        var failure: (any Error)?
+        do {
+            if let sample {
+                try sample(self)
+            } else if let found = lookup(key, in: nil) {
+                _ = try withResolution { try found.entry.resolveErased(in: $0, found: found) }
+            }
+        } catch {
+            failure = error
+        }
+        let noticed = findings.withLock { findings in
+            defer { findings.removeAll() }
+            return findings
+        }
+        let ids = madeUnderHooks.withLock { ids in
+            defer { ids.removeAll() }
+            return ids
+        }
+        if !ids.isEmpty {
+            let dropped = instances.withLock { instances in ids.compactMap { instances.removeValue(forKey: $0) } }
+            withExtendedLifetime(dropped) {}
+        }
+        return (failure, noticed)
+    }
+
+    /// Answers the registration found at `origin` with the error it failed with from now on,
+    /// so whatever needs it fails at once instead of walking down to the failure again.
+    ///
+    /// A cycle is not replayed: whether a registration is part of one can depend on where the
+    /// resolution entered it (a `.graph` service setting a back reference in `initCompleted`
+    /// builds alone, but not from the other end of the reference). Any other failure happens
+    /// wherever the registration is resolved.
+    /// - Parameters:
+    ///   - origin: Where the lookup found the registration, in the sandbox's numbering.
+    ///   - key: Its key.
+    ///   - error: What resolving it threw.
+    func replay(origin: Int, key: ServiceKey, error: any Error) {
+        guard origin > 0, let error = error as? ResolutionError else { return }
+        if case .circularDependency = error.reason { return }
+        // The path from this registration down; an error it passed on from a registration
+        // already replayed starts there, which is where the report puts it anyway.
+        let replayed = error.path.firstIndex(of: key).map { start in
+            ResolutionError(key: error.key, path: Array(error.path[start...]), reason: error.reason, site: error.site)
+        } ?? error
+        built.withLock { built in
+            guard let entry = built[origin - 1] as? any FailureReplay else { return }
+            built[origin - 1] = entry.replaying(replayed)
+        }
+    }
+
+    /// Whether the test container had a registration for `key` when the check began.
+    func isRegistered(_ key: ServiceKey) -> Bool {
+        positions[key] != nil
+    }
+
+    /// Where the registration of `key` was made, if it is registered (not implicit, not a fake).
+    func site(of key: ServiceKey) -> RegistrationSite? {
+        positions[key].map { registrations[$0].site }
+    }
+
+    /// The scope a found registration was registered with, whatever the sandbox resolves it in.
+    func registeredScope(of found: Lookup) -> Scope {
+        found.origin > 0 ? registrations[found.origin - 1].scope : found.entry.scope
+    }
+
+    /// Whether the registration found was registered with `initCompleted` hooks.
+    func hasHooks(_ found: Lookup) -> Bool {
+        found.origin > 0 ? registrations[found.origin - 1].hasHooks : found.entry.hasHooks
+    }
+
+    /// Drops the instance of `entry` when the current check ends, as it was made inside a step
+    /// with hooks. A hook runs once its own instance is kept, so what it resolves can use that
+    /// one, half made; resolved first, from elsewhere, the same registration may meet a cycle
+    /// instead. Built again in every check, such instances show what each check would meet.
+    func dropAfterCheck(_ entry: RegistrationEntry) {
+        madeUnderHooks.withLock { _ = $0.insert(entry.id) }
+    }
+
+    /// Keeps a problem an observer noticed, for `build` to hand back.
+    func notice(_ problem: WiringProblem) {
+        findings.withLock { $0.append(problem) }
+    }
+
+    /// Notes that the registration found at `origin` hands back an instance living in `scope`.
+    func noteForwarding(origin: Int, to scope: Scope) {
+        guard origin > 0 else { return }
+        forwardedScopes.withLock { $0[origin] = scope }
+    }
+
+    /// The scope the instance of the registration found at `origin` lives in, if it forwards one.
+    func forwardedScope(origin: Int) -> Scope? {
+        guard origin > 0 else { return nil }
+        return forwardedScopes.withLock { $0[origin] }
+    }
+
+    /// Drops every instance made in the sandbox. An instance holding a `Provider`, a `Lazy` or
+    /// a resolver holds the sandbox too, so without this neither would ever be freed.
+    func dropInstances() {
+        let dropped = instances.withLock { instances in
+            defer { instances = [:] }
+            return instances
+        }
+        // Released here, outside the lock: a deinit may well resolve something.
+        withExtendedLifetime(dropped) {}
+    }
+
+    // MARK: Resolver
+
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
+    }
+
+    func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws -> Service {
+        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+        return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try resolveAllTopLevel(serviceType)
+    }
+
+    // MARK: ResolutionSource
+
+    func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+        if let position = positions[key] {
+            return Lookup(entry: built.withLock { $0[position] }, cache: self, origin: position + 1)
+        }
+        // Fakes (and anything registered since the check began), as the test container finds them.
+        guard let found = test.lookup(key, in: resolution) else { return nil }
+        let isFake = test.fakes.registry[key] === found.entry
+        return Lookup(entry: found.entry, cache: self, origin: isFake ? Self.fakeOrigin : 0)
+    }
+
+    func visibleRegistrations(includingParents: Bool) -> [Lookup] {
+        built.withLock { built in
+            built.enumerated().map { Lookup(entry: $1, cache: self, origin: $0 + 1) }
+        }
+    }
+
+    var implicitCache: any InstanceCache { self }
+
+    func makeObserver() -> (any ResolutionObserver)? {
+        VerificationObserver(sandbox: self)
+    }
+
+    // MARK: InstanceCache
+
+    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
+        instances.withLock { $0[entry.id] }
+    }
+
+    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
+        instances.withLock { $0[entry.id] = instance }
+    }
+}

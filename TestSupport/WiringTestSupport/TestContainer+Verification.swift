@@ -1,0 +1,35 @@
+import Wiring
+
+extension TestContainer {
+    /// Builds every registration the test container sees once, each in its own resolution, in a
+    /// throw-away sandbox, and reports every problem at once.
+    ///
+    /// Checks the base container, its parents, the test container's own registrations and the
+    /// overrides of the current layers. Nothing survives the check: no singleton is kept (the
+    /// next `resolve` runs the factory again), the trace, resolution counts and unused
+    /// registrations stay as they were. Registrations that take runtime arguments are listed as
+    /// unchecked; ``verifyWiring(samples:)`` builds them with sample arguments.
+    ///
+    /// ```swift
+    /// let report = TestContainer(base: makeAppContainer()).verifyWiring()
+    /// #expect(report.isComplete, "\(report)")
+    /// ```
+    public func verifyWiring() -> WiringReport {
+        verifyWiring { _ in }
+    }
+
+    /// Builds every registration once in a throw-away sandbox, as ``verifyWiring()`` does,
+    /// building those that take runtime arguments with the sample arguments given.
+    ///
+    /// ```swift
+    /// let report = test.verifyWiring { samples in
+    ///     samples.add(ProductViewModel.self, arguments: 42)
+    /// }
+    /// ```
+    /// - Parameter samples: Adds sample arguments for registrations that take them.
+    public func verifyWiring(samples: (inout VerificationSamples) -> Void) -> WiringReport {
+        var collected = VerificationSamples()
+        samples(&collected)
+        return WiringVerifier(test: self, samples: collected).run()
+    }
+}

@@ -1,0 +1,43 @@
+import Wiring
+
+/// Sample runtime arguments for the registrations that take them, so `verifyWiring(samples:)`
+/// can build those too instead of listing them as unchecked.
+///
+/// ```swift
+/// let report = test.verifyWiring { samples in
+///     samples.add(ProductViewModel.self, arguments: 42)
+///     samples.add(Greeting.self, name: "formal", arguments: "Ada", true)
+/// }
+/// ```
+public struct VerificationSamples {
+    /// Resolves one registration with its sample arguments.
+    typealias Sample = (any Resolver) throws -> Void
+
+    /// The keys samples were added for, in the order first added.
+    private(set) var keys: [ServiceKey] = []
+    private var samples: [ServiceKey: Sample] = [:]
+
+    init() {}
+
+    /// Adds arguments to build the registration of a type (and name) that takes them; its key is
+    /// the type, the name and the types of `arguments`. Adding a key again replaces its sample.
+    /// - Parameters:
+    ///   - serviceType: The registered type.
+    ///   - name: The registration's name, if any.
+    ///   - arguments: Values of the factory's runtime arguments, in order.
+    public mutating func add<Service, each Argument>(
+        _ serviceType: Service.Type, name: String? = nil, arguments: repeat each Argument
+    ) {
+        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+        let values = (repeat each arguments)
+        if samples[key] == nil { keys.append(key) }
+        samples[key] = { resolver in
+            _ = try resolver.resolve(serviceType, name: name, arguments: repeat each values)
+        }
+    }
+
+    /// The sample for a key, if one was added.
+    func sample(for key: ServiceKey) -> Sample? {
+        samples[key]
+    }
+}

@@ -1,0 +1,61 @@
+import Wiring
+
+/// What `verifyWiring()` found: every problem at once, what it built and what it could not.
+///
+/// Its description is the whole report, the same on every run:
+///
+/// ```text
+/// Wiring: 3 registrations checked, 1 problem, 1 unchecked
+///
+/// factory-failed: the factory of Database threw: no such file
+///   path: Database
+///   registered at: App/Setup.swift:20 (Database)
+///   fix: make the factory of Database succeed here (the error above is the factory's own), or catch it inside the factory.
+///
+/// unchecked (not built, so not verified):
+///   Greeting (arguments: String) at App/Setup.swift:31: takes runtime arguments; to build it, give sample ones: `verifyWiring { $0.add(Greeting.self, arguments: …) }`
+/// ```
+public struct WiringReport: Sendable, CustomStringConvertible {
+    /// Why a registration was not built.
+    struct Unchecked: Sendable {
+        let key: ServiceKey
+        let site: RegistrationSite
+        let reason: String
+    }
+
+    /// Everything found wrong, each once, in the order found (registration order).
+    public let problems: [WiringProblem]
+    /// The registrations built, in registration order (parents' first), problems or not.
+    public let checked: [ServiceKey]
+    /// The registrations not built: those taking runtime arguments with no sample supplied, and
+    /// those whose factory (or a dependency's) must be awaited. Not problems, but not verified
+    /// either.
+    public let unchecked: [ServiceKey]
+    private let uncheckedReasons: [Unchecked]
+
+    init(problems: [WiringProblem], checked: [ServiceKey], unchecked: [Unchecked]) {
+        self.problems = problems
+        self.checked = checked
+        self.unchecked = unchecked.map(\.key)
+        self.uncheckedReasons = unchecked
+    }
+
+    /// Whether every registration checked could be built without a problem.
+    public var isComplete: Bool { problems.isEmpty }
+
+    public var description: String {
+        let header = "Wiring: \(Self.count(checked.count, "registration")) checked, "
+            + "\(Self.count(problems.count, "problem")), \(unchecked.count) unchecked"
+        var sections = [header]
+        sections += problems.map(\.description)
+        if !uncheckedReasons.isEmpty {
+            let lines = uncheckedReasons.map { "  \($0.key) at \($0.site): \($0.reason)" }
+            sections.append((["unchecked (not built, so not verified):"] + lines).joined(separator: "\n"))
+        }
+        return sections.joined(separator: "\n\n")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}
