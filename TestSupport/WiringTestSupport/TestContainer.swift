@@ -292,7 +292,7 @@ public final class TestContainer: Resolver, Sendable {
                 for index in node.children.indices {
                     number(&node.children[index])
                 }
-                if node.scope?.isStored == true { hasStoredScopes = true }
+                if node.scope?.isStoredInContainer == true { hasStoredScopes = true }
                 if case .failed = node.outcome { return }
                 guard let instance = next.next() else { return }
                 node.instance = state.numbers.number(for: instance, isNew: node.outcome == .created)
@@ -313,7 +313,7 @@ public final class TestContainer: Resolver, Sendable {
         for index in node.children.indices {
             checkStoredInstances(&node.children[index])
         }
-        guard let entryID = node.entryID, node.scope?.isStored == true else { return }
+        guard let entryID = node.entryID, node.scope?.isStoredInContainer == true else { return }
         switch node.outcome {
         case .created: remember(dependenciesOf: entryID, from: node)
         case .cached: node.warnings = staleWarnings(for: entryID, key: node.key, instance: node.instance)

@@ -82,10 +82,3 @@ struct LayerView {
     let layer: OverrideLayer
     let registry: Registry
 }
-
-extension Scope {
-    /// Whether instances outlive one resolution.
-    var isStored: Bool {
-        self != .transient && self != .graph
-    }
-}
