@@ -12,10 +12,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "Wiring"),
-        .executableTarget(name: "WiringDemo", dependencies: ["Wiring"]),
+        // The demo's app graph and output live in a library, so tests can snapshot them.
+        .target(name: "WiringDemoKit", dependencies: ["Wiring", "WiringTestSupport"]),
+        .executableTarget(name: "WiringDemo", dependencies: ["WiringDemoKit"]),
         .target(name: "WiringTestSupport", dependencies: ["Wiring"], path: "TestSupport/WiringTestSupport"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring"]),
         .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport"]),
+        .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit"], exclude: ["Snapshots"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
