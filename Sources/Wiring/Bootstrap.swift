@@ -39,6 +39,7 @@ public struct BootstrapError: Error, CustomStringConvertible {
     /// One error per failed registration, in registration order.
     public let failures: [ResolutionError]
 
+    /// Every failure, one block each, under a line that counts them.
     public var description: String {
         let count = failures.count == 1 ? "1 eager registration" : "\(failures.count) eager registrations"
         return (["bootstrap failed for \(count):"] + failures.map(\.description)).joined(separator: "\n\n")

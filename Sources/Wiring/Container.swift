@@ -126,6 +126,8 @@ public final class Container: Resolver, Sendable {
 
     // MARK: Resolving
 
+    /// Resolves the registration for a type and name, here or in a parent, without runtime
+    /// arguments; a kept `.container` instance is returned after one lock and one lookup.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         let key = ServiceKey(serviceType, name: name)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
@@ -145,6 +147,8 @@ public final class Container: Resolver, Sendable {
         return try resolution.resolve(key, as: serviceType, found: found)
     }
 
+    /// Resolves the registration whose factory takes these runtime arguments; their types are
+    /// part of the key.
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
@@ -153,6 +157,8 @@ public final class Container: Resolver, Sendable {
         return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
     }
 
+    /// Resolves every registration of a type that takes no runtime arguments, named or not, in
+    /// registration order, parents' registrations first.
     public func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
         try resolveAllTopLevel(serviceType)
     }

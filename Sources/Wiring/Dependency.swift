@@ -6,11 +6,13 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
     /// Whether the parameter is optional, so a missing registration resolves to `nil`.
     public let isOptional: Bool
 
+    /// A dependency on `key`; an optional one resolves to `nil` when nothing is registered.
     public init(key: ServiceKey, isOptional: Bool = false) {
         self.key = key
         self.isOptional = isOptional
     }
 
+    /// The key, followed by `?` when the dependency is optional.
     public var description: String { isOptional ? "\(key)?" : key.description }
 }
 
@@ -36,6 +38,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
         isEager = entry.options.isEager
     }
 
+    /// The key, its scope and its site: `Database [.container] at App/Setup.swift:12`.
     public var description: String { "\(key) [\(scope)] at \(site)" }
 }
 

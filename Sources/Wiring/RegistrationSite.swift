@@ -17,5 +17,6 @@ public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
         self.init(fileID: "\(fileID)", line: Int(line))
     }
 
+    /// `Module/File.swift:line`, as compilers print locations.
     public var description: String { "\(fileID):\(line)" }
 }

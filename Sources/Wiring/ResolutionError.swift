@@ -32,14 +32,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// A registration, by key and the place in source that made it.
     public struct RegisteredKey: Sendable, CustomStringConvertible {
+        /// The key registered.
         public let key: ServiceKey
+        /// Where it was registered.
         public let site: RegistrationSite
 
+        /// A registered key and where it was registered.
         public init(key: ServiceKey, site: RegistrationSite) {
             self.key = key
             self.site = site
         }
 
+        /// The key, then where it was registered: `Database at App/Setup.swift:12`.
         public var description: String { "\(key) at \(site)" }
     }
 
@@ -101,6 +105,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// The whole error, compiler style: the summary, the path from the top-level request, what
+    /// is registered instead and the fix, one per line.
     public var description: String {
         var lines = ["error: \(summary)"]
         switch reason {

@@ -43,6 +43,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance shared while something else holds a strong reference to it. Classes only.
     public static let weak = Scope(name: "weak", lifetime: .weak)
 
+    /// `.graph`, `.container` and so on for the built-in scopes; `Scope("session")` for a custom one.
     public var description: String {
         lifetime == .custom ? "Scope(\"\(name)\")" : ".\(name)"
     }

@@ -58,10 +58,12 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         ServiceKey(serviceType: serviceType, name: newName, argumentList: argumentList)
     }
 
+    /// Whether both keys have the same type, name and argument types.
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         lhs.serviceType == rhs.serviceType && lhs.argumentList == rhs.argumentList && lhs.name == rhs.name
     }
 
+    /// Hashes the type, the name and the argument types, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(ObjectIdentifier(argumentList))

@@ -57,6 +57,7 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         /// Nothing was registered.
         case missing
 
+        /// Where the registration came from, in words: `override "offline" at Tests/CheckoutTests.swift:14`.
         public var description: String {
             switch self {
             case .registration(let site): "registered at \(site)"
@@ -101,6 +102,7 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
+    /// The same text as ``render()``.
     public var description: String { render() }
 
     private func render(_ node: Node, prefix: String, childPrefix: String, into lines: inout [String]) {

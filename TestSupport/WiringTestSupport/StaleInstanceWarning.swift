@@ -14,6 +14,7 @@ public struct StaleInstanceWarning: Hashable, Sendable, CustomStringConvertible 
     /// Where the override was registered.
     public let site: RegistrationSite
 
+    /// The warning as the trace shows it: what went stale, why, and the two ways to fix it.
     public var description: String {
         let cached = instance.map { "\(service) #\($0)" } ?? "\(service)"
         return "\(cached) was cached before \(dependency) was overridden in \(overriddenIn) (\(site)), "

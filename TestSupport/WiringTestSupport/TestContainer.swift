@@ -196,10 +196,12 @@ public final class TestContainer: Resolver, Sendable {
 
     // MARK: Resolving
 
+    /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         try resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
     }
 
+    /// Resolves a registration that takes runtime arguments, as ``resolve(_:name:)`` does.
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
@@ -207,6 +209,8 @@ public final class TestContainer: Resolver, Sendable {
         return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
     }
 
+    /// Resolves every registration of a type without runtime arguments that the layers and the
+    /// base hold, in registration order, recording each.
     public func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
         try resolveAllTopLevel(serviceType)
     }

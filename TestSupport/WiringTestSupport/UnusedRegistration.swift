@@ -9,6 +9,7 @@ public struct UnusedRegistration: Hashable, Sendable, CustomStringConvertible {
     /// The layer holding it, for an override; `nil` for a registration of the base.
     public let layer: String?
 
+    /// The key, then where it was registered, naming the layer for an override.
     public var description: String {
         if let layer { return "\(key), overridden in layer \"\(layer)\" at \(site)" }
         return "\(key), registered at \(site)"

@@ -77,6 +77,8 @@ public struct WiringProblem: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The problem as a compiler-style diagnostic: identifier and message, path, details, site
+    /// and fix, one per line.
     public var description: String {
         var lines = ["\(identifier): \(message)"]
         lines.append("  path: " + path.map(\.description).joined(separator: " -> "))

@@ -43,6 +43,8 @@ public struct WiringReport: Sendable, CustomStringConvertible {
     /// Whether every registration checked could be built without a problem.
     public var isComplete: Bool { problems.isEmpty }
 
+    /// The whole report: a header that counts what was checked, every problem, then what was
+    /// left unchecked and why.
     public var description: String {
         let header = "Wiring: \(Self.count(checked.count, "registration")) checked, "
             + "\(Self.count(problems.count, "problem")), \(unchecked.count) unchecked"
