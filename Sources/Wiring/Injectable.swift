@@ -19,6 +19,7 @@ public protocol Injectable {
 }
 
 extension Injectable {
+    /// `.graph`: one instance per top-level resolve, unless the type declares its own scope.
     public static var scope: Scope { .graph }
 }
 
