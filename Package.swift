@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Wiring", targets: ["Wiring"]),
         .library(name: "WiringTestSupport", targets: ["WiringTestSupport"]),
+        .library(name: "WiringXCTest", targets: ["WiringXCTest"]),
+        .library(name: "WiringSwiftTesting", targets: ["WiringSwiftTesting"]),
         .executable(name: "wiring-demo", targets: ["WiringDemo"]),
     ],
     targets: [
@@ -16,8 +18,17 @@ let package = Package(
         .target(name: "WiringDemoKit", dependencies: ["Wiring", "WiringTestSupport"]),
         .executableTarget(name: "WiringDemo", dependencies: ["WiringDemoKit"]),
         .target(name: "WiringTestSupport", dependencies: ["Wiring"], path: "TestSupport/WiringTestSupport"),
+        // The assertions, written once and re-exported by both WiringXCTest and WiringSwiftTesting.
+        .target(
+            name: "WiringAssertions", dependencies: ["Wiring", "WiringTestSupport"], path: "TestSupport/WiringAssertions"),
+        .target(name: "WiringXCTest", dependencies: ["WiringAssertions"], path: "TestSupport/WiringXCTest"),
+        .target(name: "WiringSwiftTesting", dependencies: ["WiringAssertions"], path: "TestSupport/WiringSwiftTesting"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring"]),
         .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport"]),
+        .testTarget(name: "WiringXCTestTests", dependencies: ["WiringXCTest"]),
+        .testTarget(
+            name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest"],
+            exclude: ["__Snapshots__"]),
         .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit"], exclude: ["Snapshots"]),
         .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport"]),
     ],

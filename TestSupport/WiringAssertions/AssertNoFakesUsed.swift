@@ -1,0 +1,31 @@
+import WiringTestSupport
+
+/// Fails the running test at this line, listing every key a default from `test.fakes` stood in
+/// for: the graph the test built is not the app's.
+///
+/// ```swift
+/// test.fakes.register(Analytics.self) { NoopAnalytics() }
+/// _ = try test.resolve(Checkout.self)
+/// assertNoFakesUsed(test)
+/// ```
+/// - Parameter test: The test container whose resolutions to look at.
+public func assertNoFakesUsed(
+    _ test: TestContainer,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkNoFakesUsed(test, at: site)
+}
+
+package func checkNoFakesUsed(_ test: TestContainer, at site: CallSite) {
+    let faked = test.fakes.fakedKeys
+    guard !faked.isEmpty else { return }
+    let count = faked.count == 1 ? "1 service came" : "\(faked.count) services came"
+    var lines = ["\(count) from fakes, as nothing registered them:"]
+    lines += faked.map { "  \($0)" }
+    lines.append("  fix: register them in the app's container, or override them in the test if a double is intended")
+    recordFailure(lines.joined(separator: "\n"), at: site)
+}

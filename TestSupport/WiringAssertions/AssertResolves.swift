@@ -1,0 +1,96 @@
+import Wiring
+
+/// Resolves a service and fails the running test, at this line, with the full error when it
+/// cannot be resolved.
+///
+/// ```swift
+/// let network = assertResolves(Network.self, in: test)          // the instance, or nil after a failure
+/// let named = assertResolves(Database.self, name: "replica", in: container)
+/// let greeting = assertResolves(Greeting.self, arguments: "Ada", in: test)
+/// ```
+/// - Parameters:
+///   - serviceType: The type to resolve.
+///   - name: The registration's name, if any.
+///   - arguments: The runtime arguments the registration takes, if any.
+///   - resolver: A `TestContainer`, a `Container`, or any other resolver.
+/// - Returns: The instance, or `nil` after recording the failure.
+@discardableResult
+public func assertResolves<Service, each Argument>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    arguments: repeat each Argument,
+    in resolver: any Resolver,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) -> Service? {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    return checkResolves(serviceType, name: name, arguments: repeat each arguments, in: resolver, at: site)
+}
+
+/// Resolves a service and checks that it is an instance of a given concrete type, failing the
+/// running test at this line otherwise: the usual check that an override took effect.
+///
+/// ```swift
+/// test.override(Network.self) { _ in FakeNetwork() }
+/// let fake = assertResolves(Network.self, to: FakeNetwork.self, in: test)   // a FakeNetwork?, typed
+/// ```
+/// - Parameters:
+///   - serviceType: The type to resolve.
+///   - concreteType: The type the instance must have: a class, a subclass or any other type.
+///   - name: The registration's name, if any.
+///   - arguments: The runtime arguments the registration takes, if any.
+///   - resolver: A `TestContainer`, a `Container`, or any other resolver.
+/// - Returns: The instance as `concreteType`, or `nil` after recording the failure.
+@discardableResult
+public func assertResolves<Service, Concrete, each Argument>(
+    _ serviceType: Service.Type,
+    to concreteType: Concrete.Type,
+    name: String? = nil,
+    arguments: repeat each Argument,
+    in resolver: any Resolver,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) -> Concrete? {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    return checkResolves(serviceType, to: concreteType, name: name, arguments: repeat each arguments, in: resolver, at: site)
+}
+
+package func checkResolves<Service, each Argument>(
+    _ serviceType: Service.Type, name: String?, arguments: repeat each Argument, in resolver: any Resolver,
+    at site: CallSite
+) -> Service? {
+    do {
+        return try resolver.resolve(serviceType, name: name, arguments: repeat each arguments)
+    } catch {
+        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+        recordFailure("\(key) could not be resolved:\n\(indented("\(error)"))", at: site)
+        return nil
+    }
+}
+
+package func checkResolves<Service, Concrete, each Argument>(
+    _ serviceType: Service.Type, to concreteType: Concrete.Type, name: String?, arguments: repeat each Argument,
+    in resolver: any Resolver, at site: CallSite
+) -> Concrete? {
+    guard let instance = checkResolves(serviceType, name: name, arguments: repeat each arguments, in: resolver, at: site)
+    else { return nil }
+    if let concrete = instance as? Concrete { return concrete }
+    let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+    let expected = typeName(concreteType)
+    var lines = ["\(key) resolved to \(typeName(type(of: instance as Any))), not \(expected)"]
+    if let registration = RegistrationLookup.describe(key, in: resolver) {
+        lines.append("  resolved from: \(registration)")
+    }
+    let typeName = typeName(serviceType)
+    let nameArgument = name.map { ", name: \"\($0)\"" } ?? ""
+    lines.append(
+        "  fix: override it before it is first resolved, e.g. "
+            + "`test.override(\(typeName).self\(nameArgument)) { _ in \(expected)(…) }`, "
+            + "or expect the type it has")
+    recordFailure(lines.joined(separator: "\n"), at: site)
+    return nil
+}

@@ -1,0 +1,80 @@
+import Wiring
+
+/// Checks that a service behaves as a scope promises, failing the running test at this line
+/// with what was observed otherwise. It checks the behaviour, not the label: an override, a
+/// forwarding registration or a factory that hands out a global all count as what they do.
+///
+/// ```swift
+/// assertScope(Database.self, is: .container, in: test)
+/// assertScope(Cart.self, is: .graph, in: container)
+/// assertScope(Session.self, is: .session, in: test)        // a custom scope
+/// ```
+///
+/// What is checked, for each scope:
+/// - `.transient`: a new instance on every resolve, also twice inside one resolve.
+/// - `.graph`: the same instance twice inside one resolve, a new one for each resolve.
+/// - `.container`: the same instance across resolves and from a child container, kept while
+///   nothing else holds it.
+/// - `.weak`: the same instance while one is held, released when the last holder lets go.
+/// - a custom scope: the same instance across resolves, a new one after `resetScope`.
+///
+/// The service is resolved in a throw-away copy of the container's lookup that keeps its own
+/// instances and records nothing, so the check leaves no singleton, trace entry, resolution
+/// count or used registration behind: assertions that follow see the container as it was. Its
+/// factories do run, as `verifyWiring()` runs them. A value type has no identity to compare,
+/// so asserting the scope of one fails and says so.
+/// - Parameters:
+///   - serviceType: The type to resolve.
+///   - name: The registration's name, if any.
+///   - scope: The scope whose behaviour to expect.
+///   - resolver: A `TestContainer` or a `Container`.
+public func assertScope<Service>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    is scope: Scope,
+    in resolver: any Resolver,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkScope(serviceType, name: name, is: scope, in: resolver, at: site)
+}
+
+package func checkScope<Service>(
+    _ serviceType: Service.Type, name: String?, is scope: Scope, in resolver: any Resolver, at site: CallSite
+) {
+    let key = ServiceKey(serviceType, name: name)
+    guard let source = RegistrationLookup.source(of: resolver) else {
+        recordFailure(
+            "cannot check the scope of \(key) in a \(typeName(type(of: resolver))): "
+                + "assertScope needs a Container or a TestContainer to resolve it in a sandbox", at: site)
+        return
+    }
+    let isCustom = ![Scope.transient, .graph, .container, .weak].contains(scope)
+    let behaviour: ScopeBehaviour
+    do {
+        switch try ScopeBehaviour.observe(serviceType, name: name, in: source, resetting: isCustom ? scope : nil) {
+        case .behaviour(let observed):
+            behaviour = observed
+        case .valueInstance(let type, let kind):
+            recordFailure(
+                "cannot check that \(key) is \(scope): it resolves to \(typeName(type)), a \(kind), "
+                    + "and a value has no identity to tell a shared instance from a new one\n"
+                    + "  fix: check the scope of a class service, or test what sharing it should achieve",
+                at: site)
+            return
+        }
+    } catch {
+        recordFailure("cannot check that \(key) is \(scope): it could not be resolved:\n\(indented("\(error)"))", at: site)
+        return
+    }
+    guard let mismatch = behaviour.mismatch(with: scope, service: key.description) else { return }
+    var lines = [mismatch, "  observed: it behaves like \(behaviour.summary)"]
+    if let registration = RegistrationLookup.describe(key, in: resolver) {
+        lines.append("  resolved from: \(registration)")
+    }
+    lines.append("  fix: register \(key.typeDescription) with `.scope(\(scope))`, or expect the scope it behaves like")
+    recordFailure(lines.joined(separator: "\n"), at: site)
+}

@@ -1,0 +1,56 @@
+import Wiring
+import WiringTestSupport
+
+/// Builds every registration once in a throw-away sandbox (`verifyWiring()`) and fails the
+/// running test at this line with the whole report when anything is wrong: missing
+/// dependencies, cycles, factories that throw, captive dependencies.
+///
+/// ```swift
+/// assertWiringComplete(test)
+/// assertWiringComplete(test) { samples in samples.add(ProductViewModel.self, arguments: 42) }
+/// ```
+/// - Parameters:
+///   - test: The test container to verify: its base, its own registrations and its overrides.
+///   - samples: Sample runtime arguments, for registrations that take some; those without are
+///     listed as unchecked in the report, not as problems.
+public func assertWiringComplete(
+    _ test: TestContainer,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkWiringComplete(test, samples: samples, at: site)
+}
+
+/// Builds every registration of an app's container once in a throw-away sandbox and fails the
+/// running test at this line with the whole report when anything is wrong. The container is
+/// not modified: no singleton it would make is kept.
+///
+/// ```swift
+/// assertWiringComplete(makeAppContainer())
+/// ```
+/// - Parameters:
+///   - container: The container to verify, with its parents.
+///   - samples: Sample runtime arguments, for registrations that take some.
+public func assertWiringComplete(
+    _ container: Container,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkWiringComplete(TestContainer(base: container), samples: samples, at: site)
+}
+
+package func checkWiringComplete(
+    _ test: TestContainer, samples: (inout VerificationSamples) -> Void, at site: CallSite
+) {
+    let report = test.verifyWiring(samples: samples)
+    guard !report.isComplete else { return }
+    recordFailure("the wiring is incomplete:\n\(indented(report.description))", at: site)
+}

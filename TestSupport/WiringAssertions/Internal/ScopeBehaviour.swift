@@ -1,0 +1,154 @@
+import Wiring
+
+/// How a service's instances turned out to be shared when resolved in the ways each scope
+/// tells apart, observed in fresh ``ScopeProbe``s.
+struct ScopeBehaviour {
+    /// Resolved twice inside one top-level resolve: the same instance both times?
+    let sharedWithinResolve: Bool
+    /// Resolved by two top-level resolves, the first instance still held: the same instance?
+    let sharedAcrossResolves: Bool
+    /// Resolved from a child container: the parent's instance?
+    let sharedWithChild: Bool
+    /// Still alive once the check let go of every instance: kept by the container?
+    let keptWhenReleased: Bool
+    /// A new instance after `resetScope` of the expected custom scope; `nil` unless one was expected.
+    let renewedAfterReset: Bool?
+
+    /// The scope these observations match, and what that means, for failure messages.
+    var summary: String {
+        if !sharedAcrossResolves {
+            return sharedWithinResolve
+                ? ".graph: one instance per resolve, shared within it"
+                : ".transient: a new instance every time"
+        }
+        if !keptWhenReleased { return ".weak: shared while held, released when nobody holds it" }
+        if renewedAfterReset == false { return ".container: kept by the container, not dropped by that reset" }
+        return ".container or a custom scope: kept by the container"
+    }
+
+    /// The first way in which this differs from what `scope` promises, in a sentence that says
+    /// what was expected and what happened; `nil` when it behaves as `scope` does.
+    func mismatch(with scope: Scope, service: String) -> String? {
+        switch scope {
+        case .transient:
+            if sharedAcrossResolves {
+                return "expected \(service) to be a new instance on every resolve (.transient), but two resolves gave the same instance"
+            }
+            if sharedWithinResolve {
+                return "expected \(service) to be a new instance every time (.transient), but resolving it twice inside one resolve gave the same instance"
+            }
+        case .graph:
+            if !sharedWithinResolve {
+                return "expected \(service) to be shared within one resolve (.graph), but resolving it twice inside one resolve gave two instances"
+            }
+            if sharedAcrossResolves {
+                return "expected \(service) to be a new instance for each resolve (.graph), but two resolves gave the same instance"
+            }
+        case .container:
+            if !sharedAcrossResolves {
+                return "expected \(service) to be shared across resolves (.container), but two resolves gave different instances"
+            }
+            if !sharedWithChild {
+                return "expected a child container to share the parent's \(service) (.container), but it gave another instance"
+            }
+            if !keptWhenReleased {
+                return "expected the container to keep \(service) when nothing else holds it (.container), but it was released"
+            }
+        case .weak:
+            if !sharedAcrossResolves {
+                return "expected \(service) to be shared while it is held (.weak), but two resolves gave different instances while the first was still held"
+            }
+            if keptWhenReleased {
+                return "expected \(service) to be released when the last holder lets go (.weak), but it is still alive: the container keeps it"
+            }
+        default:
+            if !sharedAcrossResolves {
+                return "expected \(service) to be shared across resolves until the scope is reset (\(scope)), but two resolves gave different instances"
+            }
+            if renewedAfterReset == false {
+                return "expected a new \(service) after resetScope(\(scope)), but the next resolve gave the same instance"
+            }
+        }
+        return nil
+    }
+
+    /// Observes how `key` is shared, resolving it from fresh probes over `source`.
+    /// - Parameter resetting: A custom scope to reset between two resolves, if one is expected.
+    /// - Returns: The behaviour, or what the instance is when it is not a class (and so has no identity).
+    static func observe<Service>(
+        _ serviceType: Service.Type, name: String?, in source: any ResolutionSource, resetting: Scope?
+    ) throws -> Observation {
+        let withinResolve = ScopeProbe(wrapping: source)
+        let (first, second) = try withinResolve.resolveTwiceInOneResolution(serviceType, name: name)
+        guard let firstObject = object(first), let secondObject = object(second) else {
+            return .valueInstance(type: type(of: first as Any), kind: valueKind(first))
+        }
+        let sharedWithinResolve = firstObject === secondObject
+
+        // The probe outlives the resolves, so whether the instance outlives them says whether
+        // the probe (the container) keeps it.
+        let probe = ScopeProbe(wrapping: source)
+        let (sharedAcrossResolves, sharedWithChild, released) = try resolveAcross(serviceType, name: name, in: probe)
+        let keptWhenReleased = released.object != nil
+
+        var renewedAfterReset: Bool?
+        if let resetting {
+            let probe = ScopeProbe(wrapping: source)
+            let before = object(try probe.resolve(serviceType, name: name))
+            probe.resetScope(resetting)
+            let after = object(try probe.resolve(serviceType, name: name))
+            renewedAfterReset = before !== after
+        }
+        return .behaviour(ScopeBehaviour(
+            sharedWithinResolve: sharedWithinResolve, sharedAcrossResolves: sharedAcrossResolves,
+            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset))
+    }
+
+    /// Resolves twice from `probe` (holding the first) and once from a child of it. Every
+    /// strong reference it took is gone when it returns: only `probe` can still hold one.
+    @inline(never)
+    private static func resolveAcross<Service>(
+        _ serviceType: Service.Type, name: String?, in probe: ScopeProbe
+    ) throws -> (shared: Bool, sharedWithChild: Bool, first: WeakReference) {
+        let first = object(try probe.resolve(serviceType, name: name))
+        let second = object(try probe.resolve(serviceType, name: name))
+        let fromChild = object(try ScopeProbe(childOf: probe).resolve(serviceType, name: name))
+        return (first === second, first === fromChild, WeakReference(first))
+    }
+
+    /// The instance as an object, if it is one: only a class instance has an identity to compare.
+    private static func object<Service>(_ instance: Service) -> AnyObject? {
+        let value = instance as Any
+        guard type(of: value) is AnyClass else { return nil }
+        return value as AnyObject
+    }
+
+    /// `struct`, `enum`, `tuple`…: what kind of value an instance is, for a failure message.
+    private static func valueKind(_ value: Any) -> String {
+        switch Mirror(reflecting: value).displayStyle {
+        case .struct: "struct"
+        case .enum: "enum"
+        case .tuple: "tuple"
+        case .optional: "optional"
+        case .collection, .dictionary, .set: "collection"
+        default: "value"
+        }
+    }
+
+    /// What observing a service showed.
+    enum Observation {
+        /// How its instances are shared.
+        case behaviour(ScopeBehaviour)
+        /// Nothing: its instances are values of this type and kind, which have no identity.
+        case valueInstance(type: any Any.Type, kind: String)
+    }
+}
+
+/// Holds an object without keeping it alive.
+final class WeakReference {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+}

@@ -1,0 +1,93 @@
+import Wiring
+
+/// A throw-away place to resolve a service in while checking how its scope behaves.
+///
+/// It finds registrations exactly as the container or test container it wraps does (layers,
+/// overrides, fakes, parents), but keeps every instance of a stored scope itself and records
+/// nothing: the wrapped container's singletons, trace, resolution counts and unused
+/// registrations stay as they were. Dropping the probe drops everything it made.
+final class ScopeProbe: ResolutionSource, InstanceCache {
+    private let source: any ResolutionSource
+    /// The probe whose registrations and stored instances a child probe falls back to, as a
+    /// child container does with its parent's.
+    private let parent: ScopeProbe?
+    private let instances = LockedState<[Int: (scope: Scope, object: AnyObject)]>([:])
+    let creationLock = RecursiveLock()
+
+    init(wrapping source: any ResolutionSource) {
+        self.source = source
+        self.parent = nil
+    }
+
+    /// A probe with no registrations of its own over `parent`, as `Container(parent:)` makes.
+    init(childOf parent: ScopeProbe) {
+        self.source = parent.source
+        self.parent = parent
+    }
+
+    /// Drops the instances kept for `scope`, as `resetScope(_:)` does on a container.
+    func resetScope(_ scope: Scope) {
+        let dropped = instances.withLock { instances in
+            let matching = instances.filter { $0.value.scope == scope }
+            for id in matching.keys { instances[id] = nil }
+            return Array(matching.values)
+        }
+        // Released here, outside the lock: a deinit may well resolve something.
+        withExtendedLifetime(dropped) {}
+    }
+
+    // MARK: Resolver
+
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
+    }
+
+    func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws -> Service {
+        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+        return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try resolveAllTopLevel(serviceType)
+    }
+
+    /// Resolves a service twice inside one top-level resolution, as two dependencies of the
+    /// same object would be.
+    func resolveTwiceInOneResolution<Service>(_ serviceType: Service.Type, name: String?) throws -> (Service, Service) {
+        try withResolution { resolution in
+            let resolver = resolution.resolver
+            return (try resolver.resolve(serviceType, name: name), try resolver.resolve(serviceType, name: name))
+        }
+    }
+
+    // MARK: ResolutionSource
+
+    func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+        if let parent { return parent.lookup(key, in: nil) }
+        guard let found = source.lookup(key, in: nil) else { return nil }
+        return Lookup(entry: found.entry, cache: self, origin: found.origin)
+    }
+
+    func visibleRegistrations(includingParents: Bool) -> [Lookup] {
+        if let parent { return parent.visibleRegistrations(includingParents: includingParents) }
+        return source.visibleRegistrations(includingParents: includingParents).map {
+            Lookup(entry: $0.entry, cache: self, origin: $0.origin)
+        }
+    }
+
+    var implicitCache: any InstanceCache { self }
+
+    func makeObserver() -> (any ResolutionObserver)? { nil }
+
+    // MARK: InstanceCache
+
+    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
+        instances.withLock { $0[entry.id]?.object }
+    }
+
+    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
+        instances.withLock { $0[entry.id] = (entry.scope, instance) }
+    }
+}

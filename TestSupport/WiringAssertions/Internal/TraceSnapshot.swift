@@ -1,0 +1,98 @@
+import Foundation
+
+/// One text snapshot on disk, and how a rendering compares with it.
+struct TraceSnapshot {
+    /// The file the snapshot is kept in.
+    let url: URL
+
+    /// - Parameters:
+    ///   - name: The snapshot's name within its test.
+    ///   - testName: The test's function name, as `#function` gives it.
+    ///   - testFilePath: The test file's path, as `#filePath` gives it.
+    ///   - directory: Where to keep the snapshot instead of `__Snapshots__/<TestFile>/` beside the test.
+    init(name: String, testName: String, testFilePath: String, directory: String?) {
+        let testFile = URL(fileURLWithPath: testFilePath, isDirectory: false)
+        let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? testFile.deletingLastPathComponent()
+                .appendingPathComponent("__Snapshots__", isDirectory: true)
+                .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent, isDirectory: true)
+        let fileName = "\(Self.sanitized(testName)).\(Self.sanitized(name)).txt"
+        url = folder.appendingPathComponent(fileName, isDirectory: false)
+    }
+
+    /// Compares `rendered` with the snapshot, writing it when it is missing or `record` is set.
+    /// - Returns: Why the assertion fails, or `nil` when the snapshot matches.
+    func verify(_ rendered: String, record: Bool) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let path = url.path
+        if record || Self.isSet(environment["WIRING_RECORD_SNAPSHOTS"]) {
+            let why = record ? "`record: true`" : "WIRING_RECORD_SNAPSHOTS is set"
+            return write(rendered) ?? """
+                recorded the trace snapshot, as \(why): \(path)
+                  fix: turn recording off and run the test again to compare against it
+                """
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if Self.isSet(environment["CI"]) {
+                return """
+                    no trace snapshot at \(path), and none was recorded as CI is set
+                      fix: run the test locally to record it, and commit it
+                    """
+            }
+            return write(rendered) ?? """
+                no trace snapshot was found, so this one was recorded: \(path)
+                  fix: check it, commit it, and run the test again to compare against it
+                """
+        }
+        let stored = String(decoding: data, as: UTF8.self)
+        let expected = stored.hasSuffix("\n") ? String(stored.dropLast()) : stored
+        guard expected != rendered else { return nil }
+        let diff = LineDiff(old: Self.lines(of: expected), new: Self.lines(of: rendered)).unified()
+        return """
+            the trace does not match the snapshot \(path)
+            (- snapshot, + trace)
+            \(diff)
+              fix: if the new trace is right, run again with WIRING_RECORD_SNAPSHOTS=1 or `record: true` to record it
+            """
+    }
+
+    /// Writes the snapshot atomically (a temporary file in the same folder, then a rename), so
+    /// that a test stopped halfway never leaves half a snapshot behind.
+    /// - Returns: Why it could not be written, or `nil`.
+    private func write(_ rendered: String) -> String? {
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((rendered + "\n").utf8).write(to: url, options: .atomic)
+            return nil
+        } catch {
+            return "could not write the trace snapshot \(url.path): \(error)"
+        }
+    }
+
+    private static func lines(of text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Whether an environment variable asks for something: set, and not `0`, `false` or `no`.
+    private static func isSet(_ value: String?) -> Bool {
+        guard let value = value?.lowercased(), !value.isEmpty else { return false }
+        return !["0", "false", "no"].contains(value)
+    }
+
+    /// A name safe in a file name: `checkout()` → `checkout`, `sees(index:)` → `sees-index`.
+    static func sanitized(_ name: String) -> String {
+        var result = ""
+        var pendingDash = false
+        for character in name {
+            if character.isLetter || character.isNumber || character == "_" {
+                if pendingDash, !result.isEmpty { result.append("-") }
+                pendingDash = false
+                result.append(character)
+            } else {
+                pendingDash = true
+            }
+        }
+        return result.isEmpty ? "snapshot" : result
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+import Wiring
+import WiringTestSupport
+
+/// Gives each test, and each argument of a parameterized test, a fresh ``TestContainer`` over
+/// a fresh base, isolated from tests running in parallel. Made by ``Testing/Trait/testContainer(_:)``.
+///
+/// While the test runs, the test container is `TestContainer.current`, and the container
+/// `@Injected` and `@LazyInjected` resolve from (`Container.current`).
+public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
+    private let makeBase: @Sendable () -> Container
+
+    init(makeBase: @escaping @Sendable () -> Container) {
+        self.makeBase = makeBase
+    }
+
+    /// Applied to every test of a suite, each test case getting its own container.
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case only: a suite as a whole gets no container of its own.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test case with a new test container over `makeBase()`, with the doubles of the
+    /// `.override` and `.fakes` traits listed outside this one (on the suite, say) applied.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let container = TestContainer(base: makeBase())
+        for doubles in PendingTestDoubles.current {
+            doubles.apply(to: container)
+        }
+        try await PendingTestDoubles.$current.withValue([]) {
+            try await PendingTestDoubles.$ownedContainer.withValue(container) {
+                try await TestContainer.$current.withValue(container) {
+                    try await Container.$current.withValue(container) {
+                        try await function()
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Trait where Self == TestContainerTrait {
+    /// A fresh test container for each test (and each argument) over the container `makeBase`
+    /// builds, as `TestContainer.current`, isolated from tests running in parallel.
+    ///
+    /// ```swift
+    /// @Test(.testContainer { makeAppContainer() }, .override(Network.self) { _ in FakeNetwork() })
+    /// func checkout() throws {
+    ///     let test = try #require(TestContainer.current)
+    ///     let checkout = try test.resolve(Checkout.self)
+    /// }
+    /// ```
+    ///
+    /// On a suite, every test of it gets its own. `@Injected` properties of objects made during
+    /// the test resolve from it too.
+    /// - Parameter makeBase: Builds the app's container, once for each test case.
+    public static func testContainer(_ makeBase: @escaping @Sendable () -> Container) -> Self {
+        TestContainerTrait(makeBase: makeBase)
+    }
+}

@@ -1,0 +1,102 @@
+import Testing
+import Wiring
+import WiringTestSupport
+
+/// Installs test doubles, overrides or fakes, in the test container of each test it applies
+/// to. Made by ``Testing/Trait/override(_:name:file:line:factory:)`` and
+/// ``Testing/Trait/fakes(file:line:_:)``.
+///
+/// Listed after `.testContainer { … }`, or on a test of a suite that has one, it changes the
+/// test's own container. Listed before it, on a suite for instance, it is applied as the
+/// container is made. Under a container someone else bound to `TestContainer.current`, which
+/// other tests may share, overrides go into a layer only this test's task sees.
+public struct TestDoubleTrait: TestTrait, SuiteTrait, TestScoping {
+    let doubles: TestDoubles
+
+    /// Applied to every test of a suite.
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case only.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test case with the doubles installed in its test container.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard let container = TestContainer.current else {
+            // No container yet: a `.testContainer` further in applies the doubles when it makes one.
+            let pending = doubles.pending()
+            try await PendingTestDoubles.$current.withValue(PendingTestDoubles.current + [pending]) {
+                try await function()
+            }
+            if !pending.wasApplied {
+                Issue.record(
+                    Comment(rawValue: """
+                        \(doubles.description) found no test container to apply to
+                          fix: add `.testContainer { makeAppContainer() }` to the test or its suite
+                        """),
+                    sourceLocation: doubles.sourceLocation)
+            }
+            return
+        }
+        if container === PendingTestDoubles.ownedContainer {
+            // This test case's own container, made by `.testContainer`: nobody else sees it.
+            doubles.apply(to: container)
+            try await function()
+        } else {
+            try await container.withOverrides({ layer in doubles.apply(to: layer, of: container) }) {
+                try await function()
+            }
+        }
+    }
+}
+
+extension Trait where Self == TestDoubleTrait {
+    /// Replaces a registration in the test container of each test, at every depth of the graph.
+    ///
+    /// ```swift
+    /// @Test(.testContainer { makeAppContainer() }, .override(Network.self) { _ in FakeNetwork() })
+    /// func checkout() throws { … }
+    /// ```
+    ///
+    /// On a suite, it applies to every test of it. Like `test.override`, the double keeps the
+    /// scope of the registration it replaces.
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - factory: Makes the test double.
+    public static func override<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) -> Self {
+        TestDoubleTrait(doubles: TestDoubles(
+            description: "`.override(\(ServiceKey(serviceType, name: name)))`", file: file, line: line,
+            toContainer: { $0.override(serviceType, name: name, file: file, line: line, factory: factory) },
+            toLayer: { $0.override(serviceType, name: name, file: file, line: line, factory: factory) }))
+    }
+
+    /// Registers default fakes in the test container of each test: used only where nothing is
+    /// registered, and listed by `test.fakes.fakedKeys` (see `assertNoFakesUsed`).
+    ///
+    /// ```swift
+    /// @Test(.testContainer { makeAppContainer() }, .fakes { fakes in
+    ///     fakes.register(Analytics.self) { NoopAnalytics() }
+    /// })
+    /// func checkout() throws { … }
+    /// ```
+    /// - Parameter register: Registers the fakes.
+    public static func fakes(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ register: @escaping @Sendable (Fakes) -> Void
+    ) -> Self {
+        TestDoubleTrait(doubles: TestDoubles(
+            description: "`.fakes { … }`", file: file, line: line,
+            toContainer: { register($0.fakes) }, toLayer: nil))
+    }
+}
