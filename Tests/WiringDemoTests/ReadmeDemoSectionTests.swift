@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import WiringDemoKit
+
+/// The README's "The demo" section quotes the demo's output; these checks keep each quote true,
+/// so a change to the demo that changes what it prints also changes the README.
+@Suite struct ReadmeDemoSection {
+    static let readme = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // WiringDemoTests
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+
+    /// The fenced blocks of one language in the README's `## The demo` section, each without
+    /// its fences and without a last line of `…` (which marks a cut).
+    static func quotes(_ language: String) throws -> [String] {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let start = text.range(of: "\n## The demo\n") else { return [] }
+        let section = text[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
+        var quotes: [String] = []
+        var current: [String]?
+        for line in section.components(separatedBy: "\n") {
+            if current == nil, line == "```" + language {
+                current = []
+            } else if current != nil, line == "```" {
+                if current?.last == "…" { current?.removeLast() }
+                quotes.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return quotes
+    }
+
+    @Test func theMermaidPictureIsWhatTheDemoDraws() throws {
+        let quotes = try Self.quotes("mermaid")
+        #expect(quotes == [Demo.run(arguments: ["--mermaid"]).standardOutput])
+    }
+
+    @Test func everyQuotedOutputIsPartOfARealRun() throws {
+        let quotes = try Self.quotes("text")
+        #expect(quotes.count >= 2)
+        let outputs = [Demo.run(arguments: []), Demo.run(arguments: ["--broken"])].map(\.standardOutput)
+        for quote in quotes {
+            #expect(
+                outputs.contains { $0.contains(quote) },
+                "the README quotes output the demo no longer prints:\n\(quote)")
+        }
+    }
+}
