@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "WiringSwiftTesting", dependencies: ["WiringAssertions"], path: "TestSupport/WiringSwiftTesting"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring"]),
         .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport"]),
-        .testTarget(name: "WiringXCTestTests", dependencies: ["WiringXCTest"]),
+        .testTarget(name: "WiringXCTestTests", dependencies: ["WiringXCTest"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest"],
             exclude: ["__Snapshots__"]),

@@ -1,3 +1,4 @@
+import Foundation
 import WiringTestSupport
 
 /// Compares a trace's rendering with a snapshot stored as text, failing the running test at
@@ -36,12 +37,14 @@ public func assertTraceSnapshot(
     checkTraceSnapshot(trace, named: name, snapshotDirectory: snapshotDirectory, record: record, at: site)
 }
 
+/// - Parameter environment: Where `WIRING_RECORD_SNAPSHOTS` and `CI` are read from.
 package func checkTraceSnapshot(
-    _ trace: ResolutionTrace, named name: String, snapshotDirectory: String?, record: Bool, at site: CallSite
+    _ trace: ResolutionTrace, named name: String, snapshotDirectory: String?, record: Bool, at site: CallSite,
+    environment: [String: String] = ProcessInfo.processInfo.environment
 ) {
     let snapshot = TraceSnapshot(
         name: name, testName: site.function, testFilePath: site.filePath, directory: snapshotDirectory)
-    if let failure = snapshot.verify(trace.render(), record: record) {
+    if let failure = snapshot.verify(trace.render(), record: record, environment: environment) {
         recordFailure(failure, at: site)
     }
 }

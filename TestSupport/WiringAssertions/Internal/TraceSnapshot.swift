@@ -1,16 +1,16 @@
 import Foundation
 
 /// One text snapshot on disk, and how a rendering compares with it.
-struct TraceSnapshot {
+package struct TraceSnapshot {
     /// The file the snapshot is kept in.
-    let url: URL
+    package let url: URL
 
     /// - Parameters:
     ///   - name: The snapshot's name within its test.
     ///   - testName: The test's function name, as `#function` gives it.
     ///   - testFilePath: The test file's path, as `#filePath` gives it.
     ///   - directory: Where to keep the snapshot instead of `__Snapshots__/<TestFile>/` beside the test.
-    init(name: String, testName: String, testFilePath: String, directory: String?) {
+    package init(name: String, testName: String, testFilePath: String, directory: String?) {
         let testFile = URL(fileURLWithPath: testFilePath, isDirectory: false)
         let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? testFile.deletingLastPathComponent()
@@ -21,9 +21,9 @@ struct TraceSnapshot {
     }
 
     /// Compares `rendered` with the snapshot, writing it when it is missing or `record` is set.
+    /// - Parameter environment: Where `WIRING_RECORD_SNAPSHOTS` and `CI` are read from.
     /// - Returns: Why the assertion fails, or `nil` when the snapshot matches.
-    func verify(_ rendered: String, record: Bool) -> String? {
-        let environment = ProcessInfo.processInfo.environment
+    func verify(_ rendered: String, record: Bool, environment: [String: String]) -> String? {
         let path = url.path
         if record || Self.isSet(environment["WIRING_RECORD_SNAPSHOTS"]) {
             let why = record ? "`record: true`" : "WIRING_RECORD_SNAPSHOTS is set"
