@@ -12,6 +12,8 @@ extension Container {
     ///   - serviceType: The type to register.
     ///   - name: Tells registrations of the same type apart.
     ///   - initializer: Any function whose parameters are the dependencies, usually `Type.init`.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
     public func autoregister<Service, each Parameter>(
         _ serviceType: Service.Type,

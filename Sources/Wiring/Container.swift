@@ -55,6 +55,8 @@ public final class Container: Resolver, Sendable {
     ///   - serviceType: The type to register; what `resolve` asks for.
     ///   - name: Tells registrations of the same type apart.
     ///   - factory: Makes the instance from a resolver bound to the resolution in progress.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     /// - Returns: The registration, to set its scope (`.graph` unless you say otherwise) and hooks.
     @discardableResult
     public func register<Service>(
@@ -84,6 +86,8 @@ public final class Container: Resolver, Sendable {
     ///   - name: Tells registrations of the same type apart.
     ///   - factory: Makes the instance from a resolver bound to the resolution in progress and
     ///     the runtime arguments.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
     ///   the arguments of later calls.
     @discardableResult
@@ -111,6 +115,8 @@ public final class Container: Resolver, Sendable {
     ///   - serviceType: The type to register it as.
     ///   - name: Tells registrations of the same type apart.
     ///   - instance: The value every resolution returns.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,

@@ -1,7 +1,7 @@
 extension Container {
     /// The resolver `@Injected` and `@LazyInjected` use in this task, when one is bound.
     ///
-    /// Bind it with ``withCurrent(_:operation:)-(_,()_throws_->R)``; tasks created inside inherit it,
+    /// Bind it with ``withCurrent(_:operation:)``; tasks created inside inherit it,
     /// so tests running in parallel can each bind their own.
     @TaskLocal public static var current: (any Resolver)?
 

@@ -53,6 +53,8 @@ public struct Registration<Service>: Sendable {
     /// - Parameters:
     ///   - otherType: The additional type to serve the instance as.
     ///   - name: The name to register it under, if any.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
     public func implements<Other>(
         _ otherType: Other.Type, name: String? = nil, file: StaticString = #fileID, line: UInt = #line

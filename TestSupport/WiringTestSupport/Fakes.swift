@@ -34,6 +34,8 @@ public final class Fakes: Sendable {
     ///   - serviceType: The type to fake.
     ///   - name: The registration name it stands in for, if any.
     ///   - make: Makes the fake.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,

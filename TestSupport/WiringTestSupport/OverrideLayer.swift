@@ -36,6 +36,8 @@ public final class OverrideLayer: Sendable {
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
     ///   - factory: Makes the test double.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     /// - Returns: The registration, to set a scope. Unless you do, the override keeps the scope
     ///   of the registration it replaces, so a singleton's double is a singleton too.
     @discardableResult

@@ -93,6 +93,8 @@ public final class TestContainer: Resolver, Sendable {
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
     ///   - factory: Makes the test double.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
     public func override<Service>(
         _ serviceType: Service.Type,

@@ -136,3 +136,13 @@ final class ProductViewModel {
         self.checkout = checkout
     }
 }
+
+// MARK: DocC articles
+
+protocol Analytics: Sendable {}
+struct NoopAnalytics: Analytics {}
+
+final class AnalyticsReporter: Sendable {
+    let analytics: any Analytics
+    init(analytics: any Analytics) { self.analytics = analytics }
+}
