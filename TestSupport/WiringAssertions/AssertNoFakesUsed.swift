@@ -8,7 +8,12 @@ import WiringTestSupport
 /// _ = try test.resolve(Checkout.self)
 /// assertNoFakesUsed(test)
 /// ```
-/// - Parameter test: The test container whose resolutions to look at.
+/// - Parameters:
+///   - test: The test container whose resolutions to look at.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertNoFakesUsed(
     _ test: TestContainer,
     fileID: StaticString = #fileID,

@@ -12,6 +12,10 @@ import WiringTestSupport
 /// - Parameters:
 ///   - test: The test container whose resolutions to look at.
 ///   - ignoring: Keys not to report, such as services this test has no reason to resolve.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertNoUnusedRegistrations(
     _ test: TestContainer,
     ignoring: [ServiceKey] = [],

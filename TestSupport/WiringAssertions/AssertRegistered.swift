@@ -13,6 +13,10 @@ import WiringTestSupport
 /// - Parameters:
 ///   - keys: The keys that must be resolvable.
 ///   - resolver: A `TestContainer` or a `Container`, which is not modified.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertRegistered(
     _ keys: [ServiceKey],
     in resolver: any Resolver,

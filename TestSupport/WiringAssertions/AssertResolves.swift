@@ -13,6 +13,10 @@ import Wiring
 ///   - name: The registration's name, if any.
 ///   - arguments: The runtime arguments the registration takes, if any.
 ///   - resolver: A `TestContainer`, a `Container`, or any other resolver.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 /// - Returns: The instance, or `nil` after recording the failure.
 @discardableResult
 public func assertResolves<Service, each Argument>(
@@ -42,6 +46,10 @@ public func assertResolves<Service, each Argument>(
 ///   - name: The registration's name, if any.
 ///   - arguments: The runtime arguments the registration takes, if any.
 ///   - resolver: A `TestContainer`, a `Container`, or any other resolver.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 /// - Returns: The instance as `concreteType`, or `nil` after recording the failure.
 @discardableResult
 public func assertResolves<Service, Concrete, each Argument>(

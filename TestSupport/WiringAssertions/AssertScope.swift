@@ -28,6 +28,10 @@ import Wiring
 ///   - name: The registration's name, if any.
 ///   - scope: The scope whose behaviour to expect.
 ///   - resolver: A `TestContainer` or a `Container`.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertScope<Service>(
     _ serviceType: Service.Type,
     name: String? = nil,

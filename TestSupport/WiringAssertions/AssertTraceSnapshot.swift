@@ -22,6 +22,10 @@ import WiringTestSupport
 ///   - snapshotDirectory: The folder to keep the snapshot in, instead of the one beside the test.
 ///   - record: Writes the snapshot again, and fails, so that recording is never left on by accident.
 ///   - testName: The test's name, part of the file name; the calling function's by default.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertTraceSnapshot(
     _ trace: ResolutionTrace,
     named name: String,

@@ -13,6 +13,10 @@ import WiringTestSupport
 ///   - test: The test container to verify: its base, its own registrations and its overrides.
 ///   - samples: Sample runtime arguments, for registrations that take some; those without are
 ///     listed as unchecked in the report, not as problems.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertWiringComplete(
     _ test: TestContainer,
     samples: (inout VerificationSamples) -> Void = { _ in },
@@ -35,6 +39,10 @@ public func assertWiringComplete(
 /// - Parameters:
 ///   - container: The container to verify, with its parents.
 ///   - samples: Sample runtime arguments, for registrations that take some.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
 public func assertWiringComplete(
     _ container: Container,
     samples: (inout VerificationSamples) -> Void = { _ in },

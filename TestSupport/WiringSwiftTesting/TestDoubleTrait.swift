@@ -66,6 +66,8 @@ extension Trait where Self == TestDoubleTrait {
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
+    ///   - file: Where the override is written, shown in traces and reports; leave the default.
+    ///   - line: The line of the override; leave the default.
     ///   - factory: Makes the test double.
     public static func override<Service>(
         _ serviceType: Service.Type,
@@ -89,7 +91,10 @@ extension Trait where Self == TestDoubleTrait {
     /// })
     /// func checkout() throws { … }
     /// ```
-    /// - Parameter register: Registers the fakes.
+    /// - Parameters:
+    ///   - file: Where the trait is written, shown in reports; leave the default.
+    ///   - line: The line of the trait; leave the default.
+    ///   - register: Registers the fakes.
     public static func fakes(
         file: StaticString = #fileID,
         line: UInt = #line,
