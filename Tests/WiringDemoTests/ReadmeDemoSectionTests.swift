@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WiringDemoKit
 
-/// The README's "The demo" section quotes the demo's output; these checks keep each quote true,
-/// so a change to the demo that changes what it prints also changes the README.
+/// The README quotes the demo's output, in "The demo" and in "Errors"; these checks keep each
+/// quote true, so a change to the demo that changes what it prints also changes the README.
 @Suite struct ReadmeDemoSection {
     static let readme = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // WiringDemoTests
@@ -11,11 +11,11 @@ import WiringDemoKit
         .deletingLastPathComponent()
         .appendingPathComponent("README.md")
 
-    /// The fenced blocks of one language in the README's `## The demo` section, each without
-    /// its fences and without a last line of `…` (which marks a cut).
-    static func quotes(_ language: String) throws -> [String] {
+    /// The fenced blocks of one language in a `## ` section of the README, each without its
+    /// fences and without a last line of `…` (which marks a cut).
+    static func quotes(_ language: String, inSection title: String = "The demo") throws -> [String] {
         let text = try String(contentsOf: readme, encoding: .utf8)
-        guard let start = text.range(of: "\n## The demo\n") else { return [] }
+        guard let start = text.range(of: "\n## \(title)\n") else { return [] }
         let section = text[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
         var quotes: [String] = []
         var current: [String]?
@@ -39,8 +39,8 @@ import WiringDemoKit
     }
 
     @Test func everyQuotedOutputIsPartOfARealRun() throws {
-        let quotes = try Self.quotes("text")
-        #expect(quotes.count >= 2)
+        let quotes = try Self.quotes("text") + Self.quotes("text", inSection: "Errors")
+        #expect(quotes.count >= 3)
         let outputs = [Demo.run(arguments: []), Demo.run(arguments: ["--broken"])].map(\.standardOutput)
         for quote in quotes {
             #expect(
