@@ -3,14 +3,6 @@ import WiringSwiftTesting
 
 // The traits: a fresh test container per test and per argument, with doubles on top.
 
-@Test(.testContainer { makeAppContainer() }, .override(Network.self) { _ in FakeNetwork() })
-func checkout() throws {
-    let test = try #require(TestContainer.current)
-    let checkout = try test.resolve(Checkout.self)
-    #expect(checkout.cart.network is FakeNetwork)
-    #expect(checkout.payments.network === checkout.cart.network)
-}
-
 @Suite struct TestContainerTraitTests {
     @Test(.testContainer { makeAppContainer() }, arguments: 0..<32)
     func eachArgumentSeesOnlyItsOwnOverride(index: Int) async throws {
