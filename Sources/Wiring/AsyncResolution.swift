@@ -172,13 +172,13 @@ extension Resolution {
         let entry = found.entry
         switch entry.lifetime {
         case .transient:
-            try enter(key, entry)
+            try enter(entry)
             defer { leave() }
             return try await makeIsolated(isolated, entry, key)
 
         case .graph:
-            if let box = graphBox(for: entry) { return box.value(as: Service.self) }
-            try enter(key, entry)
+            if let instance = graphInstance(for: entry, as: Service.self) { return instance }
+            try enter(entry)
             defer { leave() }
             return try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }
 
@@ -186,7 +186,7 @@ extension Resolution {
             if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
                 return instance
             }
-            try enter(key, entry)
+            try enter(entry)
             defer { leave() }
             let box = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
                 let instance = try await self.makeIsolated(isolated, entry, key)

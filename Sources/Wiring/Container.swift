@@ -135,26 +135,35 @@ public final class Container: Resolver, Sendable {
     /// Resolves the registration for a type and name, here or in a parent, without runtime
     /// arguments; a kept `.container` instance is returned after one lock and one lookup.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let key = ServiceKey(serviceType, name: name)
+        guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
+        let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
-        let (registry, entry, box) = state.withLock { state -> (Registry, RegistrationEntry?, AnyObject?) in
-            let entry = state.registry[key]
-            guard let entry, entry.lifetime == .container || entry.lifetime == .custom else {
-                return (state.sharedRegistry, entry, nil)
+        let (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
+            if let entry = state.registry.plainEntry(for: type)?.takeUnretainedValue(),
+                entry.lifetime == .container || entry.lifetime == .custom, let box = entry.slot.box
+            {
+                return (nil, box)
             }
-            return (state.sharedRegistry, entry, entry.slot.box)
+            return (state.sharedRegistry, nil)
         }
-        if let box {
-            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
+        guard let registry else {
+            return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
         }
-        var resolution = Resolution.begin(container: self, registry: registry)
-        defer { Resolution.end(&resolution) }
-        let found = entry.map { Lookup(entry: $0, cache: self) }
-        return try resolution.resolve(key, as: serviceType, found: found)
+        return try Resolution.run(container: self, registry: registry) { try $0.resolve(serviceType, name: nil) }
     }
 
-    /// Resolves the registration whose factory takes these runtime arguments; their types are
-    /// part of the key.
+    private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
+        let (registry, entry) = state.withLock { state in
+            (state.sharedRegistry, state.registry[key])
+        }
+        if let entry, entry.lifetime == .container || entry.lifetime == .custom, let box = cachedInstance(for: entry) {
+            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
+        }
+        return try Resolution.run(container: self, registry: registry) {
+            try $0.resolve(key, as: serviceType, found: entry.map { Lookup(entry: $0, cache: self) })
+        }
+    }
+
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {

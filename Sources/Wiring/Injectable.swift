@@ -51,7 +51,7 @@ package enum ImplicitRegistrations {
             let implicit = UncheckedSendable(implicitType)
             let name = key.name
             return FactoryEntry(key: key, site: site, options: .init(scope: .transient, isImplicit: true)) { resolver in
-                let source = (resolver as? ResolutionContext)?.resolution.source ?? (resolver as? any ResolutionSource)
+                let source = (resolver as? Resolution)?.source ?? (resolver as? any ResolutionSource)
                 guard let source else { throw ImplicitSourceMissing() }
                 return try cast(implicit.value.implicitInstance(name: name, source: source), to: Service.self)
             }

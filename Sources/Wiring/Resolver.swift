@@ -36,11 +36,13 @@ extension Resolver {
     /// let cat = try container.resolve(Animal.self)
     /// let animal: Animal = try container.resolve()
     /// ```
+    @inlinable
     public func resolve<Service>(_ serviceType: Service.Type = Service.self) throws -> Service {
         try resolve(serviceType, name: nil)
     }
 
     /// Resolves a named registration whose type is inferred: `let a: Animal = try r.resolve(name: "mimi")`.
+    @inlinable
     public func resolve<Service>(name: String) throws -> Service {
         try resolve(Service.self, name: name)
     }
@@ -50,6 +52,7 @@ extension Resolver {
     /// ```swift
     /// let cat = try container.resolve(Animal.self, arguments: "Mew", true)
     /// ```
+    @inlinable
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type = Service.self, arguments: repeat each Argument
     ) throws -> Service {

@@ -1,20 +1,25 @@
 import Foundation
 
-// wiring-benchmarks [FILTER] [--samples N]
+// wiring-benchmarks [FILTER] [--samples N] [--profile VARIANT [--iterations N]]
 //
 // Times each scenario three ways — hand-written code, Wiring, Swinject — and prints a Markdown
 // table of median nanoseconds per operation. FILTER keeps the scenarios whose name contains it.
 
 let usage = """
-    usage: wiring-benchmarks [FILTER] [--samples N]
+    usage: wiring-benchmarks [FILTER] [--samples N] [--profile VARIANT [--iterations N]]
 
-      FILTER       run only the scenarios whose name contains this text (case-insensitive)
-      --samples N  timed samples per variant, of ~30 ms each (default 15); the median is shown
+      FILTER          run only the scenarios whose name contains this text (case-insensitive)
+      --samples N     timed samples per variant, of ~30 ms each (default 15); the median is shown
+      --profile V     no timing: run only variant V (hand-written, wiring or swinject) of the
+                      selected scenarios, for a profiler such as perf or callgrind
+      --iterations N  how often --profile runs each scenario (default 1000000)
     """
 
 struct Arguments {
     var filter: String?
     var options = MeasureOptions()
+    var profiledVariant: Int?
+    var profileIterations = 1_000_000
 }
 
 func parseArguments(_ arguments: [String]) -> Arguments {
@@ -39,6 +44,16 @@ func parseArguments(_ arguments: [String]) -> Arguments {
                 fail("--samples needs a positive number")
             }
             parsed.options.samples = samples
+        case "--profile":
+            guard let value = remaining.popFirst(),
+                let index = variantNames.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame })
+            else { fail("--profile needs one of: \(variantNames.joined(separator: ", "))") }
+            parsed.profiledVariant = index
+        case "--iterations":
+            guard let value = remaining.popFirst(), let iterations = Int(value), iterations > 0 else {
+                fail("--iterations needs a positive number")
+            }
+            parsed.profileIterations = iterations
         case _ where argument.hasPrefix("-"):
             fail("unknown option \(argument)")
         default:
@@ -48,6 +63,8 @@ func parseArguments(_ arguments: [String]) -> Arguments {
     }
     return parsed
 }
+
+let variantNames = ["hand-written", "Wiring", "Swinject"]
 
 func progress(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -102,8 +119,21 @@ let architecture = "arm64"
 let architecture = "unknown architecture"
 #endif
 
-let variantNames = ["hand-written", "Wiring", "Swinject"]
 var rows: [Row] = []
+
+if let profiled = arguments.profiledVariant {
+    do {
+        for scenario in selected {
+            let body = try scenario.setUp().all[profiled]
+            progress("\(scenario.name): \(variantNames[profiled]) × \(arguments.profileIterations)")
+            blackHole(try runLoop(arguments.profileIterations, opaque(body)))
+        }
+    } catch {
+        progress("error: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 
 do {
     for scenario in selected {

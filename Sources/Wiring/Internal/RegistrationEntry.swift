@@ -44,10 +44,11 @@ package class RegistrationEntry: @unchecked Sendable {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
     }
 
-    /// Runs the factory of a registration that takes no runtime arguments. `Service` must be
-    /// the registered type, which the key the entry was found under guarantees.
-    package func make<Service>(_ resolver: any Resolver, as serviceType: Service.Type) throws -> Service {
-        fatalError("\(key) takes runtime arguments; it has no factory without them")
+    /// Runs the factory with the resolution as its resolver (and the resolution's pending
+    /// runtime arguments, if the registration takes any), moving the instance into `slot`,
+    /// which must be uninitialized memory for the registered type.
+    package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
+        fatalError("RegistrationEntry.make must be overridden by \(type(of: self))")
     }
 
     /// Resolves this registration in `resolution` without knowing its type statically.
@@ -90,8 +91,8 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
-    override package func make<Requested>(_ resolver: any Resolver, as serviceType: Requested.Type) throws -> Requested {
-        unsafeBitCast(try factory(resolver), to: Requested.self)
+    override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
+        slot.initializeMemory(as: Service.self, to: try factory(resolution))
     }
 
     override package var needsAwait: Bool { isolatedFactory != nil }
@@ -116,6 +117,13 @@ package final class ArgumentFactoryEntry<Service, each Argument>: RegistrationEn
 
     override package func copy(options: Options) -> RegistrationEntry {
         ArgumentFactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
+    }
+
+    override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
+        guard let pending = resolution.pendingArguments else { throw MissingArguments(key: key) }
+        resolution.pendingArguments = nil
+        let arguments = pending.assumingMemoryBound(to: (repeat each Argument).self).pointee
+        slot.initializeMemory(as: Service.self, to: try factory(resolution, repeat each arguments))
     }
 }
 

@@ -1,10 +1,12 @@
 /// A container's registrations. A resolution keeps the registry it first saw and looks up in it
 /// without locking; the container copies it before changing it while someone keeps it.
 package final class Registry {
-    /// Unnamed registrations without runtime arguments, the usual case, by type alone.
+    /// Unnamed registrations without runtime arguments, the usual case, by type alone. It does
+    /// not own its entries: `keyed` does.
     // Changed only under the container's lock, and only while no resolution holds the
     // registry; reads need no dynamic exclusivity checks.
     @exclusivity(unchecked) private var plain = TypeTable()
+    /// Every entry, plain ones included.
     @exclusivity(unchecked) private var keyed: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
     @exclusivity(unchecked) package private(set) var order: [ServiceKey] = []
@@ -23,23 +25,22 @@ package final class Registry {
 
     @inline(__always)
     package subscript(key: ServiceKey) -> RegistrationEntry? {
-        key.isPlain ? plain[key.typeIdentifier] : keyed[key]
+        key.isPlain ? plain[key.typeIdentifier]?.takeUnretainedValue() : keyed[key]
     }
 
-    /// The unnamed registration without runtime arguments of a type.
+    /// The unnamed registration without runtime arguments of a type, which lives as long as
+    /// this registry.
     @inline(__always)
-    package func plainEntry(for type: ObjectIdentifier) -> RegistrationEntry? {
+    package func plainEntry(for type: ObjectIdentifier) -> Unmanaged<RegistrationEntry>? {
         plain[type]
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.
     package func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
         let key = entry.key
-        let previous = self[key]
+        let previous = keyed.updateValue(entry, forKey: key)
         if key.isPlain {
-            plain[key.typeIdentifier] = entry
-        } else {
-            keyed[key] = entry
+            plain[key.typeIdentifier] = Unmanaged.passUnretained(entry)
         }
         if previous == nil {
             order.append(key)
@@ -59,13 +60,13 @@ package final class Registry {
 /// multiplication is several times cheaper than `Hasher`, and this lookup runs on every resolve.
 private struct TypeTable {
     private var keys: ContiguousArray<UInt> = []
-    private var values: ContiguousArray<RegistrationEntry?> = []
+    private var values: ContiguousArray<Unmanaged<RegistrationEntry>?> = []
     private var count = 0
     private var shift = UInt.bitWidth
     /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
     private static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
 
-    subscript(type: ObjectIdentifier) -> RegistrationEntry? {
+    subscript(type: ObjectIdentifier) -> Unmanaged<RegistrationEntry>? {
         get {
             guard count > 0 else { return nil }
             let key = UInt(bitPattern: type)
@@ -85,7 +86,7 @@ private struct TypeTable {
         }
     }
 
-    private mutating func insert(_ key: UInt, _ value: RegistrationEntry) {
+    private mutating func insert(_ key: UInt, _ value: Unmanaged<RegistrationEntry>) {
         let mask = keys.count - 1
         var index = slot(for: key)
         while keys[index] != 0 && keys[index] != key {

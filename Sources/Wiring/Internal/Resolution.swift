@@ -24,16 +24,21 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) private var retainedSource: (any ResolutionSource)?
     /// The registry of the container resolved from, and of its ancestors a lookup reached,
     /// as each was when first needed: later lookups take no lock.
-    @exclusivity(unchecked) private var registry: Registry?
+    @exclusivity(unchecked) private var registry: Registry? {
+        didSet { unownedRegistry = registry.map(Unmanaged.passUnretained) }
+    }
+    /// `registry`, for reading without reference counting on every step.
+    @exclusivity(unchecked) private var unownedRegistry: Unmanaged<Registry>?
     /// The source's own cache when the source is a container whose registry is `registry`:
     /// plain keys can then be looked up there directly.
-    @exclusivity(unchecked) private unowned(unsafe) var directCache: (any InstanceCache)?
+    @exclusivity(unchecked) private var directCache: Unmanaged<Container>?
     @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down. Each stays alive
     /// while it is on the path: the frame resolving it holds its lookup.
-    @exclusivity(unchecked) private var steps: ContiguousArray<Unmanaged<RegistrationEntry>> = []
-    @exclusivity(unchecked) private var graphIDs: ContiguousArray<Int> = []
-    @exclusivity(unchecked) private var graphBoxes: ContiguousArray<InstanceBox> = []
+    @exclusivity(unchecked) private var steps = StepStack()
+    @exclusivity(unchecked) private var graph = GraphInstances()
+    /// Where factories put the instances they make, until the step returns them.
+    @exclusivity(unchecked) private var scratch = ScratchStack()
     @exclusivity(unchecked) private var thread = ThreadIdentity.current
     @exclusivity(unchecked) package private(set) var isActive = true
     /// Told about every step when a test container records the resolution.
@@ -45,15 +50,22 @@ package final class Resolution: @unchecked Sendable {
         observer = source.makeObserver()
     }
 
-    private init(borrowing source: any ResolutionSource) {
+    private init(borrowing source: any ResolutionSource, observer: (any ResolutionObserver)?) {
         borrowedSource = source
-        observer = source.makeObserver()
+        self.observer = observer
+    }
+
+    deinit {
+        graph.removeAll()
+        graph.deallocate()
+        scratch.deallocate()
+        steps.deallocate()
     }
 
     package var source: any ResolutionSource { borrowedSource }
 
     /// The keys being resolved, from the top-level request down.
-    package var path: [ServiceKey] { steps.map { $0.takeUnretainedValue().key } }
+    package var path: [ServiceKey] { steps.entries.map(\.key) }
 
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
     @inline(__always)
@@ -71,7 +83,7 @@ package final class Resolution: @unchecked Sendable {
     }
 
     /// The resolver handed to factories and hooks run by this resolution.
-    package var resolver: any Resolver { ResolutionContext(resolution: self) }
+    package var resolver: any Resolver { self }
 
     /// Whether a nested resolve may use this resolution: it is still running, on this thread.
     /// A resolver that escaped its factory starts a new top-level resolution instead.
@@ -89,54 +101,81 @@ package final class Resolution: @unchecked Sendable {
 
     // MARK: One per thread
 
-    /// A resolution for a synchronous top-level call: the one this thread keeps, when it is free.
-    package static func begin(source: any ResolutionSource) -> Resolution {
-        guard let raw = pthread_getspecific(idle) else { return Resolution(borrowing: source) }
-        pthread_setspecific(idle, nil)
-        let resolution = Unmanaged<Resolution>.fromOpaque(raw).takeRetainedValue()
+    /// Runs a synchronous top-level call from `source` on this thread's resolution, or on a new
+    /// one while that is busy (a factory resolving straight from a container).
+    @inline(__always)
+    package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) rethrows -> Result {
+        var resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
         resolution.borrowedSource = source
         resolution.observer = source.makeObserver()
         resolution.isActive = true
-        return resolution
+        defer { recycle(&resolution) }
+        return try body(resolution)
     }
 
-    /// A resolution for a top-level call on `container`, whose registry the caller already read.
-    package static func begin(container: Container, registry: Registry) -> Resolution {
-        let resolution = begin(source: container)
-        resolution.registry = registry
-        if resolution.observer == nil { resolution.directCache = container }
-        return resolution
-    }
-
-    /// The lookup of an unnamed type without arguments in the source container's own registry,
-    /// if that is where it is and nobody observes the resolution.
+    /// Runs a synchronous top-level call on `container`, whose registry the caller already read.
     @inline(__always)
-    package func directLookup(_ type: ObjectIdentifier) -> Lookup? {
-        guard let directCache, let entry = registry.unsafelyUnwrapped.plainEntry(for: type) else { return nil }
-        return Lookup(entry: entry, cache: directCache)
+    package static func run<Result>(
+        container: Container, registry: __owned Registry, _ body: (Resolution) throws -> Result
+    ) rethrows -> Result {
+        var resolution = takeIdle() ?? Resolution(borrowing: container, observer: nil)
+        resolution.borrowedSource = container
+        resolution.isActive = true
+        resolution.registry = registry
+        resolution.directCache = Unmanaged.passUnretained(container)
+        defer { recycle(&resolution) }
+        return try body(resolution)
     }
 
-    /// Ends a resolution from `begin(source:)`, keeping it for the thread's next call unless a
+    /// This thread's resolution, unless it is running. The thread's reference moves to the
+    /// caller; `recycle` gives it back.
+    @inline(__always)
+    private static func takeIdle() -> Resolution? {
+        guard let raw = pthread_getspecific(idle) else { return nil }
+        let resolution = Unmanaged<Resolution>.fromOpaque(raw)
+        guard !resolution._withUnsafeGuaranteedRef(\.isActive) else { return nil }
+        return resolution.takeRetainedValue()
+    }
+
+    /// Ends a top-level call, keeping the resolution for the thread's next call unless a
     /// resolver of it is still held somewhere.
-    package static func end(_ resolution: inout Resolution) {
+    @inline(__always)
+    private static func recycle(_ resolution: inout Resolution) {
         resolution.isActive = false
         guard isKnownUniquelyReferenced(&resolution) else {
-            // A resolver escaped: it may start resolutions of its own after this call returns.
-            resolution.retainedSource = resolution.borrowedSource
+            escaped(resolution)
             return
         }
-        // `removeAll(keepingCapacity:)` costs a call even on an empty array; most are empty.
-        if !resolution.steps.isEmpty { resolution.steps.removeAll(keepingCapacity: true) }
-        if !resolution.graphIDs.isEmpty {
-            resolution.graphIDs.removeAll(keepingCapacity: true)
-            resolution.graphBoxes.removeAll(keepingCapacity: true)
-        }
+        resolution.steps.removeAll()
+        if !resolution.graph.isEmpty { resolution.graph.removeAll() }
         if !resolution.ancestorRegistries.isEmpty { resolution.ancestorRegistries.removeAll(keepingCapacity: true) }
         resolution.registry = nil
         resolution.directCache = nil
         resolution.observer = nil
-        guard pthread_getspecific(idle) == nil else { return }
-        pthread_setspecific(idle, Unmanaged.passRetained(resolution).toOpaque())
+        let raw = Unmanaged.passRetained(resolution).toOpaque()
+        if pthread_getspecific(idle) != raw { adopt(raw) }
+    }
+
+    /// Makes a resolution this thread's. The thread owns the one it had only while that one is
+    /// idle: a running one belongs to its call further up the stack.
+    @inline(never)
+    private static func adopt(_ raw: UnsafeMutableRawPointer) {
+        let previous = pthread_getspecific(idle).map { Unmanaged<Resolution>.fromOpaque($0) }
+        pthread_setspecific(idle, raw)
+        if let previous, !previous._withUnsafeGuaranteedRef(\.isActive) {
+            previous.release()
+        }
+    }
+
+    /// A resolver escaped its factory: it may start resolutions of its own after this call
+    /// returns, so the thread lets this resolution go.
+    @inline(never)
+    private static func escaped(_ resolution: Resolution) {
+        resolution.retainedSource = resolution.borrowedSource
+        // The thread's reference moved out in `takeIdle`; it must not point here any more.
+        if pthread_getspecific(idle) == Unmanaged.passUnretained(resolution).toOpaque() {
+            pthread_setspecific(idle, nil)
+        }
     }
 
     private static let idle: pthread_key_t = {
@@ -151,11 +190,11 @@ package final class Resolution: @unchecked Sendable {
 
     // MARK: Resolving
 
-    /// Resolves a key that takes no runtime arguments.
+    /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
     package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try resolve(key, found, as: serviceType) { entry, resolver in
-            try entry.make(resolver, as: Service.self)
+        return try withExtendedLifetime(found) {
+            try resolve(Found(found), as: serviceType)
         }
     }
 
@@ -164,21 +203,80 @@ package final class Resolution: @unchecked Sendable {
     ) throws -> Service {
         guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try resolve(key, found, as: serviceType) { entry, resolver in
-            let entry = unsafeDowncast(entry, to: ArgumentFactoryEntry<Service, repeat each Argument>.self)
-            return try entry.factory(resolver, repeat each arguments)
+        // The entry's `make` takes the arguments from here before its factory can resolve anything.
+        var arguments = (repeat each arguments)
+        return try withUnsafeMutablePointer(to: &arguments) { arguments in
+            pendingArguments = UnsafeMutableRawPointer(arguments)
+            defer { pendingArguments = nil }
+            return try withExtendedLifetime(found) {
+                try resolve(Found(found), as: serviceType)
+            }
         }
     }
 
-    private func resolve<Service>(
-        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
-        make: (RegistrationEntry, any Resolver) throws -> Service
-    ) throws -> Service {
-        guard let observer else { return try resolveInScope(key, found, as: serviceType, make: make) }
-        observer.willResolve(key, found: found, path: path)
+    /// The runtime arguments of the step about to run its factory.
+    @exclusivity(unchecked) package var pendingArguments: UnsafeMutableRawPointer?
+
+    /// How the last instance was obtained, for an observer.
+    @exclusivity(unchecked) private var outcome = ResolutionOutcome.created
+
+    /// The one generic step every resolution goes through. Generic code here never forms a
+    /// `Service?`: each one costs a metadata lookup at run time.
+    @inline(__always)
+    func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        if _slowPath(observer != nil) { return try resolveObserved(found, as: serviceType) }
+        return try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
+            switch entry.lifetime {
+            case .transient:
+                try enter(entry)
+                defer { steps.pop() }
+                let instance = try produce(entry, as: serviceType)
+                if _slowPath(entry.hasHooks) { try complete(entry, entry.key, instance) }
+                return instance
+            case .graph:
+                if let index = graph.index(of: entry.id) { return graph.value(at: index, as: serviceType) }
+                try enter(entry)
+                defer { steps.pop() }
+                let instance = try produce(entry, as: serviceType)
+                graph.keep(instance, for: entry.id)
+                if _slowPath(entry.hasHooks) { try complete(entry, entry.key, instance) }
+                return instance
+            case .container, .custom:
+                return try resolveStored(found, as: serviceType)
+            case .weak:
+                return try resolveWeak(found, as: serviceType)
+            }
+        }
+    }
+
+    @inline(never)
+    private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        let observer = observer.unsafelyUnwrapped
+        let lookup = Lookup(found)
+        let key = found.entry.key
+        observer.willResolve(key, found: lookup, path: path)
         do {
-            let instance = try resolveInScope(key, found, as: serviceType, make: make)
-            observer.didResolve(key, found: found, instance: instance, outcome: outcome)
+            let entry = found.entry
+            let instance: Service
+            switch entry.lifetime {
+            case .transient, .graph:
+                if entry.lifetime == .graph, let index = graph.index(of: entry.id) {
+                    instance = graph.value(at: index, as: serviceType)
+                    outcome = .sharedInGraph
+                } else {
+                    try enter(entry)
+                    defer { steps.pop() }
+                    instance = try produce(entry, as: serviceType)
+                    if entry.lifetime == .graph { graph.keep(instance, for: entry.id) }
+                    try complete(entry, entry.key, instance)
+                    outcome = .created
+                }
+            case .container, .custom:
+                instance = try resolveStored(found, as: serviceType)
+            case .weak:
+                instance = try resolveWeak(found, as: serviceType)
+            }
+            observer.didResolve(key, found: lookup, instance: instance, outcome: outcome)
             return instance
         } catch {
             observer.didFail(key, error: error)
@@ -186,102 +284,73 @@ package final class Resolution: @unchecked Sendable {
         }
     }
 
-    /// How the last instance was obtained, for an observer.
-    @exclusivity(unchecked) private var outcome = ResolutionOutcome.created
-
-    // Generic code here never forms a `Service?`: each one costs a metadata lookup at run time.
-    private func resolveInScope<Service>(
-        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
-        make: (RegistrationEntry, any Resolver) throws -> Service
-    ) throws -> Service {
-        let entry = found.entry
-        switch entry.lifetime {
-        case .transient:
-            try enter(key, entry)
-            defer { leave() }
-            let instance = try produce(entry, key, make)
-            try complete(entry, key, instance)
-            outcome = .created
-            return instance
-
-        case .graph:
-            if let box = graphBox(for: entry) {
-                outcome = .sharedInGraph
-                return box.value(as: Service.self)
-            }
-            try enter(key, entry)
-            defer { leave() }
-            let instance = try produce(entry, key, make)
-            keepInGraph(instance, for: entry)
-            try complete(entry, key, instance)
-            outcome = .created
-            return instance
-
-        case .container, .custom:
-            return try resolveStored(key, found, as: serviceType, make: make)
-
-        case .weak:
-            return try resolveWeak(key, found, as: serviceType, make: make)
+    /// Runs the entry's factory. The caller puts the entry on the path first.
+    @inline(__always)
+    private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
+        let slot = scratch.push(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+        defer { scratch.pop(slot) }
+        do {
+            try entry.make(self, into: slot.pointer)
+        } catch {
+            throw resolutionError(error, entry, entry.key)
         }
+        return slot.pointer.assumingMemoryBound(to: Service.self).move()
     }
 
-    private func resolveStored<Service>(
-        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
-        make: (RegistrationEntry, any Resolver) throws -> Service
-    ) throws -> Service {
+    private func resolveStored<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         let entry = found.entry
-        if let box = found.cache.cachedInstance(for: entry) {
+        let cache = found.cache
+        if let box = cache.cachedInstance(for: entry) {
             outcome = .cached
             return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
         }
-        let lock = found.cache.creationLock
+        let lock = cache.creationLock
         lock.lock()
         defer { lock.unlock() }
-        if let box = found.cache.cachedInstance(for: entry) {
+        if let box = cache.cachedInstance(for: entry) {
             outcome = .cached
             return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
         }
-        try enter(key, entry)
-        defer { leave() }
-        let instance = try produce(entry, key, make)
-        found.cache.store(InstanceBox.make(instance), for: entry)
-        try complete(entry, key, instance)
+        try enter(entry)
+        defer { steps.pop() }
+        let instance = try produce(entry, as: serviceType)
+        cache.store(InstanceBox.make(instance), for: entry)
+        try complete(entry, entry.key, instance)
         outcome = .created
         return instance
     }
 
     @inline(never)
-    private func resolveWeak<Service>(
-        _ key: ServiceKey, _ found: Lookup, as serviceType: Service.Type,
-        make: (RegistrationEntry, any Resolver) throws -> Service
-    ) throws -> Service {
+    private func resolveWeak<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         let entry = found.entry
-        if let instance = try held(found.cache.cachedInstance(for: entry), key, as: Service.self) {
+        let cache = found.cache
+        if let instance = try held(cache.cachedInstance(for: entry), entry.key, as: Service.self) {
             outcome = .cached
             return instance
         }
-        let lock = found.cache.creationLock
+        let lock = cache.creationLock
         lock.lock()
         defer { lock.unlock() }
-        if let instance = try held(found.cache.cachedInstance(for: entry), key, as: Service.self) {
+        if let instance = try held(cache.cachedInstance(for: entry), entry.key, as: Service.self) {
             outcome = .cached
             return instance
         }
-        try enter(key, entry)
-        defer { leave() }
-        let instance = try produce(entry, key, make)
+        try enter(entry)
+        defer { steps.pop() }
+        let instance = try produce(entry, as: serviceType)
         let value = instance as Any
         guard type(of: value) is AnyClass else {
             throw ResolutionError(
-                key: key, path: path, reason: .weakScopeRequiresClass(actual: type(of: value)), site: entry.site)
+                key: entry.key, path: path + [entry.key],
+                reason: .weakScopeRequiresClass(actual: type(of: value)), site: entry.site)
         }
-        found.cache.store(WeakInstanceBox(value as AnyObject), for: entry)
-        try complete(entry, key, instance)
+        cache.store(WeakInstanceBox(value as AnyObject), for: entry)
+        try complete(entry, entry.key, instance)
         outcome = .created
         return instance
     }
 
-    package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+    package func resolveAllInPlace<Service>(_ serviceType: Service.Type) throws -> [Service] {
         try source.registrations(ofType: serviceType)
             .filter { !$0.entry.key.takesArguments }
             .map { try resolve($0.entry.key, as: serviceType, found: $0) }
@@ -293,41 +362,36 @@ package final class Resolution: @unchecked Sendable {
         source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
     }
 
-    func graphBox(for entry: RegistrationEntry) -> InstanceBox? {
-        guard let index = graphIDs.firstIndex(of: entry.id) else { return nil }
-        return graphBoxes[index]
+    /// The instance of `.graph` scope this resolution made for `entry`, if any.
+    package func graphInstance<Service>(for entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
+        graph.index(of: entry.id).map { graph.value(at: $0, as: serviceType) }
     }
 
-    func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
-        graphIDs.append(entry.id)
-        graphBoxes.append(InstanceBox.make(instance))
+    package func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
+        graph.keep(instance, for: entry.id)
     }
 
-    func enter(_ key: ServiceKey, _ entry: RegistrationEntry) throws {
-        if steps.contains(where: { $0.takeUnretainedValue().id == entry.id }) {
-            let keys = path
-            let start = keys.firstIndex { $0 == key } ?? keys.startIndex
-            throw ResolutionError(
-                key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
-        }
-        steps.append(Unmanaged.passUnretained(entry))
+    /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
+    @inline(__always)
+    package func enter(_ entry: RegistrationEntry) throws {
+        if steps.contains(id: entry.id) { throw circularDependency(entry.key) }
+        steps.push(entry)
     }
 
-    func leave() {
-        steps.removeLast()
+    package func leave() {
+        steps.pop()
     }
 
-    private func produce<Service>(
-        _ entry: RegistrationEntry, _ key: ServiceKey, _ make: (RegistrationEntry, any Resolver) throws -> Service
-    ) throws -> Service {
-        do {
-            return try make(entry, resolver)
-        } catch {
-            throw resolutionError(error, entry, key)
-        }
+    @inline(never)
+    private func circularDependency(_ key: ServiceKey) -> ResolutionError {
+        let keys = path
+        let start = keys.firstIndex { $0 == key } ?? keys.startIndex
+        return ResolutionError(
+            key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
     }
 
     /// A factory's error as the `ResolutionError` that names the key and the path.
+    @inline(never)
     func resolutionError(_ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey) -> any Error {
         switch error {
         case let error as ResolutionError:
@@ -348,7 +412,7 @@ package final class Resolution: @unchecked Sendable {
         guard entry.hasHooks else { return }
         do {
             for hook in entry.hooks {
-                try hook(resolver, instance)
+                try hook(self, instance)
             }
         } catch let error as ResolutionError {
             throw error
@@ -383,6 +447,36 @@ package final class Resolution: @unchecked Sendable {
     }
 }
 
+/// A lookup whose entry and cache something else keeps alive for the whole step (the
+/// resolution's registry, or the caller's `Lookup`): passing it costs no reference counting.
+struct Found {
+    let unmanagedEntry: Unmanaged<RegistrationEntry>
+    unowned(unsafe) let cache: any InstanceCache
+    let origin: Int
+
+    var entry: RegistrationEntry { unmanagedEntry.takeUnretainedValue() }
+
+    @inline(__always)
+    init(_ lookup: Lookup) {
+        unmanagedEntry = Unmanaged.passUnretained(lookup.entry)
+        cache = lookup.cache
+        origin = lookup.origin
+    }
+
+    @inline(__always)
+    init(entry: Unmanaged<RegistrationEntry>, cache: any InstanceCache) {
+        unmanagedEntry = entry
+        self.cache = cache
+        origin = 0
+    }
+}
+
+extension Lookup {
+    init(_ found: Found) {
+        self.init(entry: found.entry, cache: found.cache, origin: found.origin)
+    }
+}
+
 /// How a resolution obtained an instance.
 package enum ResolutionOutcome: Sendable {
     /// The factory ran.
@@ -404,36 +498,38 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     func didFail(_ key: ServiceKey, error: any Error)
 }
 
-/// The resolver a factory receives: resolves within the resolution that runs the factory.
-struct ResolutionContext: Resolver {
-    let resolution: Resolution
-
-    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        guard resolution.isCurrent else {
-            return try resolution.source.resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
+/// A resolution is the resolver its factories receive: nested resolves share its path and graph.
+extension Resolution: Resolver {
+    package func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        guard isCurrent else {
+            return try source.resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
         }
-        if name == nil, let found = resolution.directLookup(ObjectIdentifier(serviceType)) {
-            return try resolution.resolve(found.entry.key, as: serviceType, found: found)
+        if name == nil, let directCache,
+            let entry = unownedRegistry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
+        {
+            return try directCache._withUnsafeGuaranteedRef { container in
+                try resolve(Found(entry: entry, cache: container), as: serviceType)
+            }
         }
-        return try resolution.resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
+        return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
     }
 
-    func resolve<Service, each Argument>(
+    package func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        guard resolution.isCurrent else {
-            return try resolution.source.resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+        guard isCurrent else {
+            return try source.resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
         }
-        return try resolution.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+        return try resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
     }
 
-    func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        guard resolution.isCurrent else {
-            return try resolution.source.resolveAllTopLevel(serviceType)
+    package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        guard isCurrent else {
+            return try source.resolveAllTopLevel(serviceType)
         }
-        return try resolution.resolveAll(serviceType)
+        return try resolveAllInPlace(serviceType)
     }
 }
 
@@ -441,29 +537,23 @@ extension ResolutionSource {
     package func resolveTopLevel<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil
     ) throws -> Service {
-        var resolution = Resolution.begin(source: self)
-        defer { Resolution.end(&resolution) }
-        return try resolution.resolve(key, as: serviceType, found: found)
+        try Resolution.run(source: self) { try $0.resolve(key, as: serviceType, found: found) }
     }
 
     package func resolveTopLevel<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
     ) throws -> Service {
-        var resolution = Resolution.begin(source: self)
-        defer { Resolution.end(&resolution) }
-        return try resolution.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+        try Resolution.run(source: self) {
+            try $0.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+        }
     }
 
     package func resolveAllTopLevel<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        var resolution = Resolution.begin(source: self)
-        defer { Resolution.end(&resolution) }
-        return try resolution.resolveAll(serviceType)
+        try Resolution.run(source: self) { try $0.resolveAllInPlace(serviceType) }
     }
 
     /// Runs `body` with a resolution of its own, as a top-level call does.
     package func withResolution<Result>(_ body: (Resolution) throws -> Result) rethrows -> Result {
-        var resolution = Resolution.begin(source: self)
-        defer { Resolution.end(&resolution) }
-        return try body(resolution)
+        try Resolution.run(source: self, body)
     }
 }
