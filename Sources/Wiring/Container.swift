@@ -153,14 +153,18 @@ public final class Container: Resolver, Sendable {
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
-        let (registry, entry) = state.withLock { state in
-            (state.sharedRegistry, state.registry[key])
+        let (registry, entry, box) = state.withLock { state -> (Registry?, Unmanaged<RegistrationEntry>?, AnyObject?) in
+            let entry = state.registry.unmanagedEntry(for: key)
+            if let box = entry?._withUnsafeGuaranteedRef({ $0.lifetime == .container || $0.lifetime == .custom ? $0.slot.box : nil }) {
+                return (nil, nil, box)
+            }
+            return (state.sharedRegistry, entry, nil)
         }
-        if let entry, entry.lifetime == .container || entry.lifetime == .custom, let box = cachedInstance(for: entry) {
-            return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
+        guard let registry else {
+            return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
         }
         return try Resolution.run(container: self, registry: registry) {
-            try $0.resolve(key, as: serviceType, found: entry.map { Lookup(entry: $0, cache: self) })
+            try $0.resolve(key, as: serviceType, registered: entry)
         }
     }
 
@@ -169,7 +173,12 @@ public final class Container: Resolver, Sendable {
     ) throws -> Service {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+        let (registry, entry) = state.withLock { state in
+            (state.sharedRegistry, state.registry.unmanagedEntry(for: key))
+        }
+        return try Resolution.run(container: self, registry: registry) {
+            try $0.resolve(key, as: serviceType, registered: entry, arguments: repeat each arguments)
+        }
     }
 
     /// Resolves every registration of a type that takes no runtime arguments, named or not, in

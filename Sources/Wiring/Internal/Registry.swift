@@ -35,6 +35,13 @@ package final class Registry {
         plain[type]
     }
 
+    /// The registration for `key`, which lives as long as this registry.
+    @inline(__always)
+    package func unmanagedEntry(for key: ServiceKey) -> Unmanaged<RegistrationEntry>? {
+        if key.isPlain { return plain[key.typeIdentifier] }
+        return keyed[key].map(Unmanaged.passUnretained)
+    }
+
     /// Stores `entry` under its key, returning the entry it replaces.
     package func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
         let key = entry.key

@@ -214,6 +214,37 @@ package final class Resolution: @unchecked Sendable {
         }
     }
 
+    /// Resolves `key`, whose registration the caller found in the source container's own
+    /// registry (`entry`), or not at all (`nil`).
+    @inline(__always)
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?
+    ) throws -> Service {
+        guard let entry, let directCache else { return try resolve(key, as: serviceType, found: nil) }
+        return try directCache._withUnsafeGuaranteedRef { container in
+            try resolve(Found(entry: entry, cache: container), as: serviceType)
+        }
+    }
+
+    /// Resolves `key` with runtime arguments, whose registration the caller found in the source
+    /// container's own registry (`entry`), or not at all (`nil`).
+    package func resolve<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?,
+        arguments: repeat each Argument
+    ) throws -> Service {
+        guard let entry, let directCache, key.takesArguments else {
+            return try resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+        }
+        var arguments = (repeat each arguments)
+        return try withUnsafeMutablePointer(to: &arguments) { arguments in
+            pendingArguments = UnsafeMutableRawPointer(arguments)
+            defer { pendingArguments = nil }
+            return try directCache._withUnsafeGuaranteedRef { container in
+                try resolve(Found(entry: entry, cache: container), as: serviceType)
+            }
+        }
+    }
+
     /// The runtime arguments of the step about to run its factory.
     @exclusivity(unchecked) package var pendingArguments: UnsafeMutableRawPointer?
 
