@@ -6,7 +6,8 @@ import WiringTestSupport
 // The assertions again, taking a Swift Testing `SourceLocation` instead of `#fileID`, `#filePath`,
 // `#line` and `#column`: for helpers of your own that take a `sourceLocation` and pass it on, so a
 // failure points at the helper's caller. The location is required here, so a call without one is
-// never ambiguous with the functions these forward to.
+// never ambiguous with the functions these forward to. Under XCTest, which takes a file only as a
+// `StaticString`, the location is written at the start of the failure message instead.
 
 /// Resolves a service, failing the running test at `sourceLocation` when it cannot be resolved.
 ///

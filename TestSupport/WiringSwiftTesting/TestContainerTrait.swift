@@ -8,9 +8,9 @@ import WiringTestSupport
 /// While the test runs, the test container is `TestContainer.current`, and the container
 /// `@Injected` and `@LazyInjected` resolve from (`Container.current`).
 public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
-    private let makeBase: @Sendable () -> Container
+    private let makeBase: @Sendable () throws -> Container
 
-    init(makeBase: @escaping @Sendable () -> Container) {
+    init(makeBase: @escaping @Sendable () throws -> Container) {
         self.makeBase = makeBase
     }
 
@@ -27,7 +27,7 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let container = TestContainer(base: makeBase())
+        let container = TestContainer(base: try makeBase())
         for doubles in PendingTestDoubles.current {
             doubles.apply(to: container)
         }
@@ -57,8 +57,9 @@ extension Trait where Self == TestContainerTrait {
     ///
     /// On a suite, every test of it gets its own. `@Injected` properties of objects made during
     /// the test resolve from it too.
-    /// - Parameter makeBase: Builds the app's container, once for each test case.
-    public static func testContainer(_ makeBase: @escaping @Sendable () -> Container) -> Self {
+    /// - Parameter makeBase: Builds the app's container, once for each test case. An error it
+    ///   throws fails the test.
+    public static func testContainer(_ makeBase: @escaping @Sendable () throws -> Container) -> Self {
         TestContainerTrait(makeBase: makeBase)
     }
 }

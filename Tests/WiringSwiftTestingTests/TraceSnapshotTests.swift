@@ -89,7 +89,10 @@ import WiringSwiftTesting
     @Test func aSnapshotDirectoryOfYourChoice() throws {
         let directory = try TemporaryDirectory()
         let trace = try checkoutTrace()
-        _ = expectFailures { assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path) }
+        let line = #line + 1
+        let failures = expectFailures { assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path) }
+        #expect(failures.map(\.line) == [line])
+        #expect(failures.first?.fileID == #fileID)
         assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path)
         #expect(FileManager.default.fileExists(atPath: directory.path + "/aSnapshotDirectoryOfYourChoice.checkout.txt"))
     }

@@ -142,3 +142,13 @@ struct OverrideInTask {
           fix: add `.testContainer { makeAppContainer() }` to the test or its suite
         """)
 }
+
+struct SetupFailed: Error {}
+
+/// A base that cannot be built fails the test with its error.
+@Test func aThrowingBaseFailsTheTest() async throws {
+    let trait: TestContainerTrait = .testContainer { throw SetupFailed() }
+    await #expect(throws: SetupFailed.self) {
+        try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {}
+    }
+}
