@@ -24,7 +24,7 @@ import XCTest
         assertNoFakesUsed(test)
         assertTraceSnapshot(test.trace, named: "checkout")
         let directory = try TemporaryDirectory()
-        _ = expectFailures { assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path) }
+        _ = expectFailures { assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path, record: true) }
         assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path, record: false)
     }
 

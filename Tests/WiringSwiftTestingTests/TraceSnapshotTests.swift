@@ -90,7 +90,7 @@ import WiringSwiftTesting
         let directory = try TemporaryDirectory()
         let trace = try checkoutTrace()
         let line = #line + 1
-        let failures = expectFailures { assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path) }
+        let failures = expectFailures { assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path, record: true) }
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.fileID == #fileID)
         assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path)

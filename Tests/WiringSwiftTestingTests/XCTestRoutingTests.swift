@@ -37,7 +37,7 @@ final class WiringSwiftTestingUnderXCTestTests: XCTestCase {
         assertNoUnusedRegistrations(unused)
         assertRegistered([ServiceKey(Database.self)], in: empty)
         assertNoFakesUsed(empty)
-        assertTraceSnapshot(empty.trace, named: "missing", snapshotDirectory: directory)
+        assertTraceSnapshot(empty.trace, named: "recorded", snapshotDirectory: directory, record: true)
         let failures = captured ?? []
         captured = nil
         XCTAssertEqual(failures.map(\.line), Array(first..<first + 8))
@@ -50,7 +50,7 @@ final class WiringSwiftTestingUnderXCTestTests: XCTestCase {
             "4 registrations were never resolved through the test container:",
             "1 key is not registered:",
             "1 service came from fakes, as nothing registered them:",
-            "no trace snapshot was found, so this one was recorded: \(directory)/testEachAssertionFailsTheTestAtTheCallersLine.missing.txt",
+            "recorded the trace snapshot, as `record: true`: \(directory)/testEachAssertionFailsTheTestAtTheCallersLine.recorded.txt",
         ])
     }
 
