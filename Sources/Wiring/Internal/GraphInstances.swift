@@ -4,53 +4,61 @@
 /// Values never move once stored (a full block is kept and a new one started), so they need
 /// not be bitwise movable.
 struct GraphInstances {
-    private var ids: ContiguousArray<Int> = []
-    private var values: ContiguousArray<UnsafeMutableRawPointer> = []
-    private var types: ContiguousArray<any Any.Type> = []
+    private struct Record {
+        let id: Int
+        let value: UnsafeMutableRawPointer
+        let type: any Any.Type
+    }
+
+    private var records: UnsafeMutablePointer<Record>?
+    private var count = 0
+    private var capacity = 0
     /// Where the current block's free space starts and ends.
     private var next: UnsafeMutableRawPointer?
     private var end: UnsafeMutableRawPointer?
     /// The block values are placed in now, kept from one resolution to the next.
     private var current: UnsafeMutableRawPointer?
     /// Full blocks and blocks of single large values, freed by `removeAll`.
-    private var retired: ContiguousArray<UnsafeMutableRawPointer> = []
+    private var retired: [UnsafeMutableRawPointer] = []
 
     private static let blockSize = 1024
     private static let blockAlignment = 16
 
-    var isEmpty: Bool { ids.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     @inline(__always)
     func index(of id: Int) -> Int? {
-        ids.withUnsafeBufferPointer { ids in
-            for index in ids.indices where ids[index] == id { return index }
-            return nil
-        }
+        guard let records else { return nil }
+        for index in 0..<count where records[index].id == id { return index }
+        return nil
     }
 
     @inline(__always)
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        values[index].assumingMemoryBound(to: Service.self).pointee
+        records.unsafelyUnwrapped[index].value.assumingMemoryBound(to: Service.self).pointee
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {
         let pointer = allocate(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         pointer.initializeMemory(as: Service.self, to: instance)
-        ids.append(id)
-        values.append(pointer)
-        types.append(Service.self)
+        if count == capacity { grow() }
+        (records.unsafelyUnwrapped + count).initialize(to: Record(id: id, value: pointer, type: Service.self))
+        count += 1
     }
 
     /// Destroys every instance, keeping the current block for the next resolution.
     mutating func removeAll() {
-        for (pointer, type) in zip(values, types) {
-            Self.destroy(type, at: pointer)
+        if let records {
+            for index in 0..<count {
+                let record = records[index]
+                Self.destroy(record.type, at: record.value)
+            }
         }
-        ids.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        types.removeAll(keepingCapacity: true)
-        for block in retired { block.deallocate() }
-        retired.removeAll(keepingCapacity: true)
+        count = 0
+        if !retired.isEmpty {
+            for block in retired { block.deallocate() }
+            retired.removeAll(keepingCapacity: true)
+        }
         if let current {
             next = current
             end = current + Self.blockSize
@@ -65,8 +73,23 @@ struct GraphInstances {
         current = nil
         next = nil
         end = nil
+        records?.deallocate()
+        records = nil
+        capacity = 0
     }
 
+    private mutating func grow() {
+        let newCapacity = max(16, capacity * 2)
+        let newRecords = UnsafeMutablePointer<Record>.allocate(capacity: newCapacity)
+        if let records {
+            newRecords.moveInitialize(from: records, count: count)
+            records.deallocate()
+        }
+        records = newRecords
+        capacity = newCapacity
+    }
+
+    @inline(__always)
     private mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
         if let next, let end, alignment <= Self.blockAlignment {
             let start = next.alignedUp(toMultipleOf: alignment)
@@ -75,6 +98,11 @@ struct GraphInstances {
                 return start
             }
         }
+        return allocateBlock(size: size, alignment: alignment)
+    }
+
+    @inline(never)
+    private mutating func allocateBlock(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
         guard size <= Self.blockSize / 4, alignment <= Self.blockAlignment else {
             let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 1))
             retired.append(block)

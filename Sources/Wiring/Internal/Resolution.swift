@@ -24,9 +24,8 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) private var retainedSource: (any ResolutionSource)?
     /// The registry of the container resolved from, and of its ancestors a lookup reached,
     /// as each was when first needed: later lookups take no lock.
-    @exclusivity(unchecked) private var registry: Registry? {
-        didSet { unownedRegistry = registry.map(Unmanaged.passUnretained) }
-    }
+    /// Set together with `unownedRegistry`.
+    @exclusivity(unchecked) private var registry: Registry?
     /// `registry`, for reading without reference counting on every step.
     @exclusivity(unchecked) private var unownedRegistry: Unmanaged<Registry>?
     /// The source's own cache when the source is a container whose registry is `registry`:
@@ -74,6 +73,7 @@ package final class Resolution: @unchecked Sendable {
             if let registry { return registry }
             let fetched = fetch()
             registry = fetched
+            unownedRegistry = Unmanaged.passUnretained(fetched)
             return fetched
         }
         while ancestorRegistries.count < level {
@@ -104,27 +104,41 @@ package final class Resolution: @unchecked Sendable {
     /// Runs a synchronous top-level call from `source` on this thread's resolution, or on a new
     /// one while that is busy (a factory resolving straight from a container).
     @inline(__always)
-    package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) rethrows -> Result {
-        var resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
+    package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) throws -> Result {
+        let resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
         resolution.borrowedSource = source
         resolution.observer = source.makeObserver()
         resolution.isActive = true
-        defer { recycle(&resolution) }
-        return try body(resolution)
+        return try run(resolution, body)
     }
 
     /// Runs a synchronous top-level call on `container`, whose registry the caller already read.
     @inline(__always)
     package static func run<Result>(
         container: Container, registry: __owned Registry, _ body: (Resolution) throws -> Result
-    ) rethrows -> Result {
-        var resolution = takeIdle() ?? Resolution(borrowing: container, observer: nil)
+    ) throws -> Result {
+        let resolution = takeIdle() ?? Resolution(borrowing: container, observer: nil)
         resolution.borrowedSource = container
         resolution.isActive = true
-        resolution.registry = registry
+        resolution.unownedRegistry = Unmanaged.passUnretained(registry)
+        resolution.registry = consume registry
         resolution.directCache = Unmanaged.passUnretained(container)
-        defer { recycle(&resolution) }
-        return try body(resolution)
+        return try run(resolution, body)
+    }
+
+    /// Runs `body` on a prepared resolution, then recycles it. Takes the caller's reference, so
+    /// that at the end this frame's is the only one unless a resolver escaped.
+    @inline(__always)
+    private static func run<Result>(_ resolution: __owned Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body(resolution)
+        } catch {
+            recycle(consume resolution)
+            throw error
+        }
+        recycle(consume resolution)
+        return result
     }
 
     /// This thread's resolution, unless it is running. The thread's reference moves to the
@@ -133,14 +147,15 @@ package final class Resolution: @unchecked Sendable {
     private static func takeIdle() -> Resolution? {
         guard let raw = pthread_getspecific(idle) else { return nil }
         let resolution = Unmanaged<Resolution>.fromOpaque(raw)
-        guard !resolution._withUnsafeGuaranteedRef(\.isActive) else { return nil }
+        guard !resolution._withUnsafeGuaranteedRef({ $0.isActive }) else { return nil }
         return resolution.takeRetainedValue()
     }
 
     /// Ends a top-level call, keeping the resolution for the thread's next call unless a
     /// resolver of it is still held somewhere.
     @inline(__always)
-    private static func recycle(_ resolution: inout Resolution) {
+    private static func recycle(_ taken: __owned Resolution) {
+        var resolution = consume taken
         resolution.isActive = false
         guard isKnownUniquelyReferenced(&resolution) else {
             escaped(resolution)
@@ -150,6 +165,7 @@ package final class Resolution: @unchecked Sendable {
         if !resolution.graph.isEmpty { resolution.graph.removeAll() }
         if !resolution.ancestorRegistries.isEmpty { resolution.ancestorRegistries.removeAll(keepingCapacity: true) }
         resolution.registry = nil
+        resolution.unownedRegistry = nil
         resolution.directCache = nil
         resolution.observer = nil
         let raw = Unmanaged.passRetained(resolution).toOpaque()
@@ -162,7 +178,7 @@ package final class Resolution: @unchecked Sendable {
     private static func adopt(_ raw: UnsafeMutableRawPointer) {
         let previous = pthread_getspecific(idle).map { Unmanaged<Resolution>.fromOpaque($0) }
         pthread_setspecific(idle, raw)
-        if let previous, !previous._withUnsafeGuaranteedRef(\.isActive) {
+        if let previous, !previous._withUnsafeGuaranteedRef({ $0.isActive }) {
             previous.release()
         }
     }
@@ -584,7 +600,7 @@ extension ResolutionSource {
     }
 
     /// Runs `body` with a resolution of its own, as a top-level call does.
-    package func withResolution<Result>(_ body: (Resolution) throws -> Result) rethrows -> Result {
+    package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
         try Resolution.run(source: self, body)
     }
 }
