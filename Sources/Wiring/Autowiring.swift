@@ -15,12 +15,30 @@ extension Container {
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
+    @inlinable
     public func autoregister<Service, each Parameter>(
         _ serviceType: Service.Type,
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) -> Registration<Service> {
+        // Made here, in the caller's module, so the compiler specialises it for the
+        // initializer's types: it then costs what a hand-written factory does.
+        let direct: @Sendable (any Resolver) throws -> Service = { resolver in
+            try initializer(repeat resolver.resolve((each Parameter).self, name: nil))
+        }
+        return autoregister(serviceType, name: name, file: file, line: line, initializer: initializer, direct: direct)
+    }
+
+    @usableFromInline
+    func autoregister<Service, each Parameter>(
+        _ serviceType: Service.Type,
+        name: String?,
+        file: StaticString,
+        line: UInt,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> Service,
+        direct: @escaping @Sendable (any Resolver) throws -> Service
     ) -> Registration<Service> {
         let parameters = (repeat AutowiredParameter<each Parameter>())
         var dependencies: [Dependency] = []
@@ -32,9 +50,7 @@ extension Container {
         let site = RegistrationSite(file, line)
         guard dependencies.contains(where: \.isOptional) else {
             // Every parameter is required: resolve each directly, as a hand-written factory would.
-            return add(FactoryEntry(key: key, site: site, options: options) { resolver in
-                try initializer(repeat resolver.resolve((each Parameter).self, name: nil))
-            })
+            return add(FactoryEntry(key: key, site: site, options: options, factory: direct))
         }
         return add(FactoryEntry(key: key, site: site, options: options) { resolver in
             try initializer(repeat (each parameters).resolve(from: resolver))
