@@ -25,6 +25,29 @@ struct ScopeTests {
         #expect(first.left !== second.left)
     }
 
+    @Test func manyAndLargeGraphInstancesAreSharedAndReleasedAfterTheCall() throws {
+        // 200 instances overflow the resolution's first block of graph storage, and a value of
+        // 512 bytes gets memory of its own: both must be shared within the call and released after it.
+        struct Large { var words = SIMD64<Int>(repeating: 7) }
+        let container = Container()
+        let names = (0..<200).map { "leaf\($0)" }
+        for name in names {
+            container.register(Leaf.self, name: name) { _ in Leaf() }
+        }
+        container.register(Large.self) { _ in Large() }
+        let released = WeakLeaves()
+        container.register([Leaf].self) { r in
+            let first = try names.map { try r.resolve(Leaf.self, name: $0) }
+            let again = try names.map { try r.resolve(Leaf.self, name: $0) }
+            #expect(zip(first, again).allSatisfy { $0 === $1 })
+            #expect(try r.resolve(Large.self).words == SIMD64<Int>(repeating: 7))
+            released.track(first)
+            return first
+        }
+        _ = try container.resolve([Leaf].self)
+        #expect(released.alive == 0)
+    }
+
     @Test func argumentRegistrationsAreTransientByDefault() throws {
         let container = Container()
         container.register(Animal.self) { (_, name: String) in Cat(name: name) }
@@ -89,4 +112,13 @@ struct ScopeTests {
         #expect(Scope("session") == Scope.session)
         #expect(Scope("container") != Scope.container)
     }
+}
+
+/// Weak references to leaves, to see that a resolution let them go.
+private final class WeakLeaves: @unchecked Sendable {
+    private struct Weak { weak var leaf: Leaf? }
+    private var leaves: [Weak] = []
+
+    func track(_ tracked: [Leaf]) { leaves = tracked.map(Weak.init) }
+    var alive: Int { leaves.filter { $0.leaf != nil }.count }
 }
