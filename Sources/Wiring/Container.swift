@@ -207,10 +207,11 @@ public final class Container: Resolver, Sendable {
     /// Removes every registration of this container and the instances they made.
     public func removeAll() {
         let dropped = state.withLock { state in
-            defer { state = State() }
+            defer { state = State(onChange: state.onChange) }
             return (state.takeInstances { _ in true }, state)
         }
         withExtendedLifetime(dropped) {}
+        dropped.1.onChange?()
     }
 
     /// The keys registered in this container (not its parents), in registration order.
@@ -228,6 +229,8 @@ public final class Container: Resolver, Sendable {
         var isShared = false
         /// Instances of unregistered (`Injectable`) types, whose entries are shared by all containers.
         var implicitInstances: [Int: (scope: Scope, object: AnyObject)] = [:]
+        /// Told when the registrations change; see `observeChanges`.
+        var onChange: (@Sendable () -> Void)?
 
         /// The registry, ready to change: copied first if a reader may still use it.
         var mutableRegistry: Registry {
@@ -264,27 +267,35 @@ public final class Container: Resolver, Sendable {
     }
 
     package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
-        let replaced = state.withLock { state in
+        let (replaced, onChange) = state.withLock { state in
             let previous = state.mutableRegistry.insert(entry)
             defer { previous?.slot.box = nil }
-            return previous?.slot.box
+            return (previous?.slot.box, state.onChange)
         }
         withExtendedLifetime(replaced) {}
+        onChange?()
         return Registration(key: entry.key, id: entry.id, container: self)
     }
 
     package func updateOptions<Service>(
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
-        let dropped = state.withLock { state -> AnyObject? in
-            guard let current = state.registry[registration.key], current.id == registration.id else { return nil }
+        let (dropped, onChange) = state.withLock { state -> (AnyObject?, (@Sendable () -> Void)?) in
+            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, nil) }
             var options = current.options
             update(&options)
             _ = state.mutableRegistry.insert(current.copy(options: options))
             defer { current.slot.box = nil }
-            return current.slot.box
+            return (current.slot.box, state.onChange)
         }
         withExtendedLifetime(dropped) {}
+        onChange?()
+    }
+
+    /// Calls `onChange` after every change to this container's registrations, outside its lock:
+    /// whoever keeps a copy of the registry (a test container's layers) knows to take a new one.
+    package func observeChanges(_ onChange: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onChange = onChange }
     }
 
     package var registry: Registry {

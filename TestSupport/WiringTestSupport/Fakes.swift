@@ -16,7 +16,9 @@ public final class Fakes: Sendable {
         var faked: [ServiceKey] = []
     }
 
-    package init() {}
+    init(changes: ChangeSignal) {
+        container.observeChanges { changes.send() }
+    }
 
     /// Whether relying on a fake is a problem: `verifyWiring()` lists each faked key when set.
     public var isStrict: Bool {

@@ -19,9 +19,10 @@ public final class OverrideLayer: Sendable {
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
 
-    package init(name: String, base: Container?) {
+    init(name: String, base: Container?, changes: ChangeSignal) {
         self.name = name
         self.base = base
+        overrides.observeChanges { changes.send() }
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1
             return next

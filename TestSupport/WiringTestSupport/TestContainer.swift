@@ -17,7 +17,7 @@ public final class TestContainer: Resolver, Sendable {
     /// The app's container, whose registrations this one resolves unless a layer overrides them.
     public let base: Container
     /// Default factories used only where nothing is registered.
-    public let fakes = Fakes()
+    public let fakes: Fakes
     /// Whether resolutions are recorded into ``trace``; on by default.
     public var isRecording: Bool {
         get { state.withLock { $0.isRecording } }
@@ -27,18 +27,23 @@ public final class TestContainer: Resolver, Sendable {
     /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
     private let root: OverrideLayer
     private let state = LockedState(State())
+    /// What the recorders recorded, once something asked for it. Taken before `state`, never after.
+    private let history = LockedState(TraceHistory())
     package let creationLock = RecursiveLock()
 
     private struct State {
         var layers: [OverrideLayer] = []
         var isRecording = true
-        var roots: [ResolutionTrace.Node] = []
-        var counts: [ServiceKey: Int] = [:]
-        var used: Set<Int> = []
-        var numbers = InstanceNumbers()
+        /// Counts changes to the layers, their overrides and the fakes.
+        var revision = 0
+        /// The layers as the last resolution saw them; reused while nothing changed.
+        var snapshot: LayerSnapshot?
+        /// Recorders of finished resolutions, in the order they finished, not yet replayed.
+        var finished: [TraceRecorder] = []
+        /// Recorders ready for the next resolution.
+        var idle: [TraceRecorder] = []
         /// For each stored instance made here: the registrations used below it, by key.
         var madeWith: [Int: [(key: ServiceKey, entryID: Int?)]] = [:]
-        var staleWarnings: [StaleInstanceWarning] = []
     }
 
     /// Layers bound to a task by `withOverrides`, innermost last, for any test container.
@@ -52,8 +57,19 @@ public final class TestContainer: Resolver, Sendable {
     /// A test container over `base`, which it never modifies.
     /// - Parameter base: The app's container, usually built by the same function the app uses.
     public init(base: Container) {
+        let signal = ChangeSignal()
         self.base = base
-        self.root = OverrideLayer(name: "test", base: base)
+        self.changes = signal
+        self.fakes = Fakes(changes: signal)
+        self.root = OverrideLayer(name: "test", base: base, changes: signal)
+        signal.test = self
+    }
+
+    /// Tells this test container that a layer, an override or a fake changed.
+    private let changes: ChangeSignal
+
+    fileprivate func layersChanged() {
+        state.withLock { $0.revision += 1 }
     }
 
     // MARK: Registering and overriding
@@ -126,8 +142,11 @@ public final class TestContainer: Resolver, Sendable {
     /// - Returns: The layer, to add overrides to directly.
     @discardableResult
     public func pushLayer(_ name: String) -> OverrideLayer {
-        let layer = OverrideLayer(name: name, base: base)
-        state.withLock { $0.layers.append(layer) }
+        let layer = OverrideLayer(name: name, base: base, changes: changes)
+        state.withLock { state in
+            state.layers.append(layer)
+            state.revision += 1
+        }
         return layer
     }
 
@@ -136,7 +155,10 @@ public final class TestContainer: Resolver, Sendable {
     /// - Returns: The removed layer, or `nil` when no layer was pushed.
     @discardableResult
     public func popLayer() -> OverrideLayer? {
-        state.withLock { $0.layers.popLast() }
+        state.withLock { state in
+            defer { state.revision += 1 }
+            return state.layers.popLast()
+        }
     }
 
     /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last).
@@ -159,7 +181,7 @@ public final class TestContainer: Resolver, Sendable {
         _ configure: (OverrideLayer) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let layer = OverrideLayer(name: "withOverrides", base: base)
+        let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
         return try Self.$taskLayers.withValue(Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)]) {
             try operation()
@@ -172,28 +194,45 @@ public final class TestContainer: Resolver, Sendable {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let layer = OverrideLayer(name: "withOverrides", base: base)
+        let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
         return try await Self.$taskLayers.withValue(
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)
     }
 
-    /// The layers a lookup sees, with their overrides as they are now, top first.
-    private func layerViews() -> [LayerView] {
-        activeLayers.map { LayerView(layer: $0, registry: $0.overrides.registry) }
+    /// The layers a resolution starting now sees, with their overrides and the fakes as they
+    /// are now: the last snapshot, unless something changed since it was taken.
+    func currentSnapshot() -> LayerSnapshot {
+        let bound = boundLayers()
+        return state.withLock { state in snapshot(&state, bound: bound) }
+    }
+
+    private func snapshot(_ state: inout State, bound: [OverrideLayer]) -> LayerSnapshot {
+        if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: bound) {
+            return snapshot
+        }
+        let snapshot = LayerSnapshot(
+            layers: bound + state.layers.reversed() + [root], bound: bound, fakes: fakes.registry,
+            revision: state.revision, creationLock: creationLock)
+        state.snapshot = snapshot
+        return snapshot
+    }
+
+    /// This task's `withOverrides` layers on this test container, top first.
+    private func boundLayers() -> [OverrideLayer] {
+        let all = Self.taskLayers
+        guard !all.isEmpty else { return [] }
+        let identifier = ObjectIdentifier(self)
+        return all.reversed().filter { $0.test == identifier }.map(\.layer)
     }
 
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the test's own.
     private var activeLayers: [OverrideLayer] {
-        let identifier = ObjectIdentifier(self)
-        let bound = Self.taskLayers.reversed().filter { $0.test == identifier }.map(\.layer)
-        return bound + state.withLock { $0.layers.reversed() } + [root]
+        currentSnapshot().layers
     }
 
     private var topLayer: OverrideLayer {
-        let identifier = ObjectIdentifier(self)
-        if let bound = Self.taskLayers.last(where: { $0.test == identifier }) { return bound.layer }
-        return state.withLock { $0.layers.last } ?? root
+        activeLayers[0]
     }
 
     // MARK: Resolving
@@ -227,15 +266,23 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Every resolution made through this test container since it was made or last cleared.
     public var trace: ResolutionTrace {
-        ResolutionTrace(roots: state.withLock { $0.roots })
+        ResolutionTrace(roots: withHistory { $0.roots })
     }
 
-    /// Forgets the recorded trace and resolution counts (instances and their numbers stay).
+    /// Forgets the recorded trace and resolution counts. Registrations resolved so far still
+    /// count as used, and instances kept by a scope keep their numbers.
     public func clearTrace() {
-        state.withLock { state in
-            state.roots = []
-            state.counts = [:]
+        let recorders = history.withLock { history in
+            let recorders = takeFinished()
+            for recorder in recorders {
+                recorder.forget(into: &history)
+                recorder.reset()
+            }
+            history.roots = []
+            history.counts = [:]
+            return recorders
         }
+        state.withLock { $0.idle.append(contentsOf: recorders) }
     }
 
     /// How often a service was resolved through this test container, at any depth.
@@ -244,8 +291,8 @@ public final class TestContainer: Resolver, Sendable {
     ///   - name: The registration's name, if any. Registrations with runtime arguments count too.
     public func resolutionCount<Service>(of serviceType: Service.Type, name: String? = nil) -> Int {
         let identifier = ObjectIdentifier(serviceType)
-        return state.withLock { state in
-            state.counts.filter { $0.key.typeIdentifier == identifier && $0.key.name == name }.values.reduce(0, +)
+        return withHistory { history in
+            history.counts.filter { $0.key.typeIdentifier == identifier && $0.key.name == name }.values.reduce(0, +)
         }
     }
 
@@ -259,7 +306,7 @@ public final class TestContainer: Resolver, Sendable {
     /// through this test container, in registration order, each with where it was registered.
     /// Overrides nobody used are worth a look: the test may not test what it says.
     public func unusedRegistrations() -> [UnusedRegistration] {
-        let used = state.withLock { $0.used }
+        let used = withHistory { $0.used }
         return visibleRegistrations(includingParents: true)
             .filter { !used.contains($0.entry.id) }
             .map { UnusedRegistration(key: $0.entry.key, site: $0.entry.site, layer: layerName(of: $0)) }
@@ -268,7 +315,7 @@ public final class TestContainer: Resolver, Sendable {
     /// Cached instances returned after something they were made with was overridden: the
     /// "my mock is ignored" problem. Each also appears as a warning in the trace.
     public var staleInstanceWarnings: [StaleInstanceWarning] {
-        state.withLock { $0.staleWarnings }
+        withHistory { $0.staleWarnings }
     }
 
     private static func isImplicit(_ key: ServiceKey) -> Bool {
@@ -280,74 +327,93 @@ public final class TestContainer: Resolver, Sendable {
 
     private func layerName(of found: Lookup) -> String? {
         guard found.origin != 0 else { return nil }
-        return activeLayers.first { $0.id == found.origin }?.name ?? (found.origin == Self.fakeOrigin ? "fakes" : nil)
+        return currentSnapshot().layerName(of: found.origin)
     }
 
     static let fakeOrigin = -1
 
     // MARK: Recording
 
-    /// Takes one finished top-level resolution: numbers its instances in order of creation,
-    /// counts its steps, checks cached instances for staleness and keeps the tree.
-    func record(_ root: ResolutionTrace.Node, instances: [Any], counts: [ServiceKey: Int], used: [Int]) {
-        var root = root
-        var hasStoredScopes = false
+    /// A recorder for a resolution starting now, with the layers it sees.
+    private func makeRecorder() -> TraceRecorder {
+        let bound = boundLayers()
+        return state.withLock { state in
+            let snapshot = snapshot(&state, bound: bound)
+            guard let recorder = state.idle.popLast() else { return TraceRecorder(test: self, snapshot: snapshot) }
+            recorder.snapshot = snapshot
+            return recorder
+        }
+    }
+
+    /// Takes the recorder of a finished resolution. Its steps stay as recorded until something
+    /// reads the trace, the counts or the reports; only stored-scope instances are checked now,
+    /// against the layers as they are now, for dependencies overridden since they were made.
+    func finished(_ recorder: TraceRecorder) {
+        if recorder.hasStoredScopes { checkStoredInstances(recorder) }
         state.withLock { state in
-            var next = instances.makeIterator()
-            func number(_ node: inout ResolutionTrace.Node) {
-                for index in node.children.indices {
-                    number(&node.children[index])
-                }
-                if node.scope?.isStoredInContainer == true { hasStoredScopes = true }
-                if case .failed = node.outcome { return }
-                guard let instance = next.next() else { return }
-                node.instance = state.numbers.number(for: instance, isNew: node.outcome == .created)
+            if recorder.steps.isEmpty {
+                state.idle.append(recorder)
+            } else {
+                recorder.keepsTree = state.isRecording
+                state.finished.append(recorder)
             }
-            number(&root)
-            state.counts.merge(counts, uniquingKeysWith: +)
-            state.used.formUnion(used)
         }
-        if hasStoredScopes {
-            checkStoredInstances(&root)
+    }
+
+    /// Runs `body` on the history, once every finished resolution has been replayed into it.
+    private func withHistory<Result>(_ body: (inout TraceHistory) -> Result) -> Result {
+        let (result, recorders) = history.withLock { history in
+            let recorders = takeFinished()
+            for recorder in recorders {
+                recorder.replay(into: &history)
+                recorder.reset()
+            }
+            return (body(&history), recorders)
         }
+        if !recorders.isEmpty { state.withLock { $0.idle.append(contentsOf: recorders) } }
+        return result
+    }
+
+    private func takeFinished() -> [TraceRecorder] {
         state.withLock { state in
-            if state.isRecording { state.roots.append(root) }
+            defer { state.finished = [] }
+            return state.finished
         }
     }
 
-    private func checkStoredInstances(_ node: inout ResolutionTrace.Node) {
-        for index in node.children.indices {
-            checkStoredInstances(&node.children[index])
+    private func checkStoredInstances(_ recorder: TraceRecorder) {
+        let steps = recorder.steps
+        // Made ones first: a step may come across an instance made earlier in the same resolution.
+        for (index, step) in steps.enumerated() where step.outcome == .created && step.entry?.isStored == true {
+            let used = recorder.descendants(of: index).map { (key: recorder.key(at: $0), entryID: steps[$0].entry?.id) }
+            state.withLock { $0.madeWith[step.entry!.id] = used }
         }
-        guard let entryID = node.entryID, node.scope?.isStoredInContainer == true else { return }
-        switch node.outcome {
-        case .created: remember(dependenciesOf: entryID, from: node)
-        case .cached: node.warnings = staleWarnings(for: entryID, key: node.key, instance: node.instance)
-        default: break
+        for (index, step) in steps.enumerated() where step.outcome == .cached && step.entry?.isStored == true {
+            let stale = staleDependencies(of: step.entry!.id)
+            if !stale.isEmpty { recorder.staleDependencies[index] = stale }
         }
     }
 
-    private func remember(dependenciesOf entryID: Int, from node: ResolutionTrace.Node) {
-        let used = node.children.flatMap(\.allNodes).map { (key: $0.key, entryID: $0.entryID) }
-        state.withLock { $0.madeWith[entryID] = used }
-    }
-
-    private func staleWarnings(for entryID: Int, key: ServiceKey, instance: Int?) -> [String] {
+    private func staleDependencies(of entryID: Int) -> [TraceRecorder.StaleDependency] {
         guard let madeWith = state.withLock({ $0.madeWith[entryID] }) else { return [] }
-        var warnings: [StaleInstanceWarning] = []
+        var stale: [TraceRecorder.StaleDependency] = []
         for dependency in madeWith {
             guard let now = lookup(dependency.key), now.entry.id != dependency.entryID else { continue }
-            warnings.append(StaleInstanceWarning(
-                service: key, instance: instance, dependency: dependency.key,
-                overriddenIn: layerName(of: now).map { "layer \"\($0)\"" } ?? "the base", site: now.entry.site))
+            stale.append(TraceRecorder.StaleDependency(
+                key: dependency.key, overriddenIn: layerName(of: now).map { "layer \"\($0)\"" } ?? "the base",
+                site: now.entry.site))
         }
-        guard !warnings.isEmpty else { return [] }
-        state.withLock { state in
-            for warning in warnings where !state.staleWarnings.contains(warning) {
-                state.staleWarnings.append(warning)
-            }
+        return stale
+    }
+}
+
+extension RegistrationEntry {
+    /// Whether a container keeps this registration's instances (`.container`, `.weak`, custom).
+    var isStored: Bool {
+        switch lifetime {
+        case .container, .weak, .custom: true
+        case .transient, .graph: false
         }
-        return warnings.map(\.description)
     }
 }
 
@@ -355,29 +421,22 @@ public final class TestContainer: Resolver, Sendable {
 
 extension TestContainer: ResolutionSource {
     package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
-        let layers = (resolution?.observer as? TraceRecorder)?.layers ?? layerViews()
-        for view in layers {
-            if let entry = view.registry[key] {
-                return Lookup(entry: entry, cache: self, origin: view.layer.id)
-            }
+        // A resolution of this test container looks up in the layers it began with.
+        if let resolution, resolution.source === self, let recorder = resolution.observer {
+            return unsafeDowncast(recorder, to: TraceRecorder.self).snapshot.lookup(key, base: base, in: resolution)
         }
-        if let found = base.lookup(key, in: resolution) {
-            return Lookup(entry: found.entry, cache: self)
-        }
-        if let entry = fakes.registry[key] {
-            return Lookup(entry: entry, cache: self, origin: Self.fakeOrigin)
-        }
-        return nil
+        return currentSnapshot().lookup(key, base: base, in: resolution)
     }
 
     package func visibleRegistrations(includingParents: Bool) -> [Lookup] {
         // Bottom to top, each key once, where the topmost registration of it sits.
+        let snapshot = currentSnapshot()
         var found = base.visibleRegistrations(includingParents: includingParents).map {
-            Lookup(entry: $0.entry, cache: self)
+            Lookup(entry: $0.entry, cache: snapshot)
         }
-        for layer in activeLayers.reversed() {
+        for layer in snapshot.layers.reversed() {
             let overrides = layer.overrides.registrations.compactMap { info in
-                layer.overrides.registry[info.key].map { Lookup(entry: $0, cache: self, origin: layer.id) }
+                layer.overrides.registry[info.key].map { Lookup(entry: $0, cache: snapshot, origin: layer.id) }
             }
             let keys = Set(overrides.map(\.entry.key))
             found = found.filter { !keys.contains($0.entry.key) } + overrides
@@ -388,19 +447,27 @@ extension TestContainer: ResolutionSource {
     package var implicitCache: any InstanceCache { self }
 
     package func makeObserver() -> (any ResolutionObserver)? {
-        TraceRecorder(test: self, layers: layerViews())
+        makeRecorder()
     }
 }
 
 extension TestContainer: InstanceCache {
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        for layer in activeLayers {
-            if let instance = layer.cache.instance(for: entry) { return instance }
-        }
-        return nil
+        currentSnapshot().cachedInstance(for: entry)
     }
 
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        topLayer.cache.store(instance, for: entry)
+        currentSnapshot().store(instance, for: entry)
+    }
+}
+
+/// Tells a test container that its layers, their overrides or its fakes changed, so that its
+/// next resolution takes a new ``LayerSnapshot``, without keeping the test container alive.
+final class ChangeSignal: @unchecked Sendable {
+    // Set once, by the test container's initializer, before anything can send.
+    weak var test: TestContainer?
+
+    func send() {
+        test?.layersChanged()
     }
 }

@@ -89,8 +89,19 @@ package final class Resolution: @unchecked Sendable {
     /// A resolver that escaped its factory starts a new top-level resolution instead.
     package var isCurrent: Bool { isActive && thread == .current }
 
+    /// Ends a resolution that `init(source:)` made.
     package func finish() {
         isActive = false
+        endObserving()
+    }
+
+    /// Tells the observer the resolution is over, and lets it go.
+    @inline(__always)
+    private func endObserving() {
+        if _slowPath(observer != nil) {
+            observer.unsafelyUnwrapped.resolutionEnded()
+            observer = nil
+        }
     }
 
     /// Marks the calling thread as the one running this resolution: an async resolution moves
@@ -157,6 +168,7 @@ package final class Resolution: @unchecked Sendable {
     private static func recycle(_ taken: __owned Resolution) {
         var resolution = consume taken
         resolution.isActive = false
+        resolution.endObserving()
         guard isKnownUniquelyReferenced(&resolution) else {
             escaped(resolution)
             return
@@ -167,7 +179,6 @@ package final class Resolution: @unchecked Sendable {
         resolution.registry = nil
         resolution.unownedRegistry = nil
         resolution.directCache = nil
-        resolution.observer = nil
         let raw = Unmanaged.passRetained(resolution).toOpaque()
         if pthread_getspecific(idle) != raw { adopt(raw) }
     }
@@ -543,6 +554,12 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome)
     /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
     func didFail(_ key: ServiceKey, error: any Error)
+    /// The top-level call is over: no step follows.
+    func resolutionEnded()
+}
+
+extension ResolutionObserver {
+    package func resolutionEnded() {}
 }
 
 /// A resolution is the resolver its factories receive: nested resolves share its path and graph.

@@ -32,6 +32,11 @@ struct InstanceNumbers {
         return number
     }
 
+    /// Uses up a number for a new instance nobody will see again.
+    mutating func skip() {
+        next += 1
+    }
+
     private mutating func assign() -> Int {
         next += 1
         return next

@@ -1,63 +1,97 @@
 import Wiring
 
-/// Records one top-level resolution through a test container as a trace tree. It also keeps
-/// the layers as they were when the resolution began, so each step looks them up without locking.
+/// Records the steps of one top-level resolution through a test container as a flat list, in
+/// the order they began, and nothing more: the test container builds the trace tree, the counts
+/// and the instance numbers from it only when something reads them. Keeping a step costs an
+/// append; building a tree node, hashing its key and numbering its instance on every step made
+/// recording cost many times the resolution it records.
+///
+/// Recorders are kept and reused by their test container, so recording allocates nothing once
+/// warm.
 final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
-    // Used by one resolution, which runs on one thread at a time.
-    private var open: [ResolutionTrace.Node] = []
-    /// The instances of the steps that succeeded, in the order they finished (post-order).
-    private var instances: [Any] = []
-    private var counts: [ServiceKey: Int] = [:]
-    private var used: [Int] = []
-    private unowned let test: TestContainer
-    let layers: [LayerView]
+    // Used by one resolution, which runs on one thread at a time, then only by its test
+    // container, under its lock.
 
-    init(test: TestContainer, layers: [LayerView]) {
+    /// One step: the registration used (none when nothing was registered), where it came from,
+    /// the step it was resolved for and what it gave.
+    struct Step {
+        var entry: RegistrationEntry?
+        var origin: Int
+        /// The index of the step this one was resolved for; -1 for a top-level request.
+        var parent: Int
+        var outcome: Outcome
+        var instance: Any?
+    }
+
+    enum Outcome: UInt8 {
+        case pending, created, cached, sharedInGraph, failed
+    }
+
+    /// A dependency of a cached instance that is overridden now, though it was not when the
+    /// instance was made.
+    struct StaleDependency {
+        let key: ServiceKey
+        let overriddenIn: String
+        let site: RegistrationSite
+    }
+
+    private(set) var steps: ContiguousArray<Step> = []
+    /// The key and error identifier of each failed step, by index.
+    private(set) var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
+    /// The steps that returned a stale cached instance, by index.
+    var staleDependencies: [Int: [StaleDependency]] = [:]
+    /// Whether a step used a stored scope: only then can an instance be stale.
+    private(set) var hasStoredScopes = false
+    /// Whether the steps go into the trace, or only into counts and instance numbers.
+    var keepsTree = true
+    /// The layers the resolution looks up in, set by the test container before it starts.
+    var snapshot: LayerSnapshot
+    private var open: ContiguousArray<Int> = []
+    private unowned let test: TestContainer
+
+    init(test: TestContainer, snapshot: LayerSnapshot) {
         self.test = test
-        self.layers = layers
+        self.snapshot = snapshot
     }
 
     func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey]) {
-        open.append(ResolutionTrace.Node(
-            key: key, scope: found.entry.scope, source: source(of: found), outcome: .created,
-            entryID: found.entry.id))
-        counts[key, default: 0] += 1
-        used.append(found.entry.id)
+        let entry = found.entry
+        if found.origin == TestContainer.fakeOrigin { test.fakes.noteUsed(entry.key) }
+        switch entry.lifetime {
+        case .container, .weak, .custom: hasStoredScopes = true
+        case .transient, .graph: break
+        }
+        open.append(steps.count)
+        steps.append(Step(entry: entry, origin: found.origin, parent: open.count > 1 ? open[open.count - 2] : -1,
+                          outcome: .pending, instance: nil))
     }
 
     func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome) {
-        guard var node = open.popLast() else { return }
+        guard let index = open.popLast() else { return }
+        steps[index].instance = instance
         switch outcome {
-        case .created: node.outcome = .created
-        case .cached: node.outcome = .cached
-        case .sharedInGraph: node.outcome = .sharedInGraph
+        case .created: steps[index].outcome = .created
+        case .cached: steps[index].outcome = .cached
+        case .sharedInGraph: steps[index].outcome = .sharedInGraph
         }
-        instances.append(instance)
-        finish(node)
     }
 
     func didFail(_ key: ServiceKey, error: any Error) {
         let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
         // A missing registration fails before any step began; anything else ends the open step.
-        if var node = open.last, node.key == key, node.outcome == .created, !isMissing(error, key) {
+        if let index = open.last, steps[index].entry?.key == key, !isMissing(error, key) {
             open.removeLast()
-            node.outcome = .failed(identifier)
-            finish(node)
+            steps[index].outcome = .failed
+            failures[index] = (key, identifier)
         } else {
-            finish(ResolutionTrace.Node(key: key, scope: nil, source: .missing, outcome: .failed(identifier), entryID: nil))
+            failures[steps.count] = (key, identifier)
+            steps.append(Step(entry: nil, origin: 0, parent: open.last ?? -1, outcome: .failed, instance: nil))
         }
     }
 
-    private func source(of found: Lookup) -> ResolutionTrace.Source {
-        if found.entry.options.isImplicit { return .implicit }
-        if found.origin == TestContainer.fakeOrigin {
-            test.fakes.noteUsed(found.entry.key)
-            return .fake(found.entry.site)
-        }
-        if found.origin != 0, let view = layers.first(where: { $0.layer.id == found.origin }) {
-            return .override(layer: view.layer.name, site: found.entry.site)
-        }
-        return .registration(found.entry.site)
+    func resolutionEnded() {
+        open.removeAll(keepingCapacity: true)
+        test.finished(self)
     }
 
     private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
@@ -65,20 +99,135 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         return error.key == key && error.path.count == open.count + 1
     }
 
-    private func finish(_ node: ResolutionTrace.Node) {
-        guard open.isEmpty else {
-            open[open.count - 1].children.append(node)
-            return
+    /// The key step `index` asked for.
+    func key(at index: Int) -> ServiceKey {
+        steps[index].entry?.key ?? failures[index]!.key
+    }
+
+    /// The steps below step `index`: they follow it, up to the first step outside it.
+    func descendants(of index: Int) -> Range<Int> {
+        var end = index + 1
+        while end < steps.count, steps[end].parent >= index {
+            end += 1
         }
-        test.record(node, instances: instances, counts: counts, used: used)
-        instances = []
-        counts = [:]
-        used = []
+        return index + 1..<end
+    }
+
+    /// Empties the recorder for its next resolution, releasing the instances it held.
+    func reset() {
+        steps.removeAll(keepingCapacity: true)
+        if !failures.isEmpty { failures = [:] }
+        if !staleDependencies.isEmpty { staleDependencies = [:] }
+        hasStoredScopes = false
+        keepsTree = true
+    }
+
+    // MARK: Replaying
+
+    /// Adds the recorded steps to `history`: counts, used registrations, instance numbers in
+    /// order of creation, stale-instance warnings and, if kept, the trace tree.
+    func replay(into history: inout TraceHistory) {
+        var children = [[Int]](repeating: [], count: steps.count)
+        var roots: [Int] = []
+        for (index, step) in steps.enumerated() {
+            if step.parent < 0 { roots.append(index) } else { children[step.parent].append(index) }
+            if let entry = step.entry {
+                history.counts[entry.key, default: 0] += 1
+                history.used.insert(entry.id)
+            }
+        }
+        var numbers = [Int?](repeating: nil, count: steps.count)
+        // Instances are numbered in the order their steps finished: children before parents.
+        func number(_ index: Int) {
+            for child in children[index] { number(child) }
+            let step = steps[index]
+            guard step.outcome != .failed, let instance = step.instance else { return }
+            numbers[index] = history.numbers.number(for: instance, isNew: step.outcome == .created)
+        }
+        for root in roots { number(root) }
+
+        var warnings = [[String]](repeating: [], count: steps.count)
+        for (index, dependencies) in staleDependencies.sorted(by: { $0.key < $1.key }) {
+            for dependency in dependencies {
+                let warning = StaleInstanceWarning(
+                    service: key(at: index), instance: numbers[index], dependency: dependency.key,
+                    overriddenIn: dependency.overriddenIn, site: dependency.site)
+                warnings[index].append(warning.description)
+                if !history.staleWarnings.contains(warning) { history.staleWarnings.append(warning) }
+            }
+        }
+        guard keepsTree else { return }
+
+        func makeNode(_ index: Int) -> ResolutionTrace.Node {
+            let step = steps[index]
+            var node: ResolutionTrace.Node
+            if let entry = step.entry {
+                node = ResolutionTrace.Node(
+                    key: entry.key, scope: entry.scope, source: source(of: step, entry), outcome: .created,
+                    entryID: entry.id)
+            } else {
+                node = ResolutionTrace.Node(key: key(at: index), scope: nil, source: .missing, outcome: .created, entryID: nil)
+            }
+            switch step.outcome {
+            case .pending, .created: node.outcome = .created
+            case .cached: node.outcome = .cached
+            case .sharedInGraph: node.outcome = .sharedInGraph
+            case .failed: node.outcome = .failed(failures[index]?.identifier ?? "factory-failed")
+            }
+            node.instance = numbers[index]
+            node.warnings = warnings[index]
+            node.children = children[index].map(makeNode)
+            return node
+        }
+        history.roots.append(contentsOf: roots.map(makeNode))
+    }
+
+    /// Adds the recorded steps to `history` without keeping a trace: what `clearTrace` does with
+    /// steps nobody looked at. Registrations still count as used, and instance numbers go on
+    /// from where they were; an instance a stored scope keeps keeps its number.
+    func forget(into history: inout TraceHistory) {
+        for step in steps {
+            guard let entry = step.entry else { continue }
+            history.used.insert(entry.id)
+            guard step.outcome == .created, let instance = step.instance else { continue }
+            switch entry.lifetime {
+            case .container, .weak, .custom: _ = history.numbers.number(for: instance, isNew: true)
+            case .transient, .graph: history.numbers.skip()
+            }
+        }
+    }
+
+    private func source(of step: Step, _ entry: RegistrationEntry) -> ResolutionTrace.Source {
+        if entry.options.isImplicit { return .implicit }
+        if step.origin == TestContainer.fakeOrigin { return .fake(entry.site) }
+        if step.origin != 0, let layer = snapshot.layerName(of: step.origin) {
+            return .override(layer: layer, site: entry.site)
+        }
+        return .registration(entry.site)
     }
 }
 
-/// A layer and its overrides as a resolution first saw them.
-struct LayerView {
-    let layer: OverrideLayer
-    let registry: Registry
+/// What the test container has taken from its recorders: the trace, and what outlives clearing it.
+struct TraceHistory {
+    var roots: [ResolutionTrace.Node] = []
+    var counts: [ServiceKey: Int] = [:]
+    var used = EntrySet()
+    var numbers = InstanceNumbers()
+    var staleWarnings: [StaleInstanceWarning] = []
+}
+
+/// A set of registration ids, which are small and dense: one bit each.
+struct EntrySet {
+    private var words: [UInt64] = []
+
+    mutating func insert(_ id: Int) {
+        let word = id >> 6
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        words[word] |= 1 << UInt64(id & 63)
+    }
+
+    func contains(_ id: Int) -> Bool {
+        let word = id >> 6
+        return word < words.count && words[word] & (1 << UInt64(id & 63)) != 0
+    }
 }

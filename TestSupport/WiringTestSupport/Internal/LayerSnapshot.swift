@@ -1,0 +1,75 @@
+import Wiring
+
+/// The layers of a test container as resolutions see them, top first, with the registries of
+/// their overrides and of the fakes as they were when it was taken. The test container keeps
+/// the last one and takes a new one only when a layer, an override or a fake changed, so a
+/// top-level resolve neither locks every layer nor allocates.
+///
+/// It is also the cache of every instance a resolution through the test container keeps: it
+/// looks in every layer, top first, and stores in the top one.
+final class LayerSnapshot: InstanceCache, @unchecked Sendable {
+    /// Every layer, top first: the task's `withOverrides` layers, the pushed ones, the root.
+    let layers: [OverrideLayer]
+    /// The task-bound layers it was taken with, top first.
+    let bound: [OverrideLayer]
+    /// When it was taken, in the test container's count of changes.
+    let revision: Int
+    let creationLock: RecursiveLock
+    /// The layers that have overrides, top first: most have none.
+    private let overrides: ContiguousArray<(registry: Registry, origin: Int)>
+    private let fakes: Registry?
+
+    init(layers: [OverrideLayer], bound: [OverrideLayer], fakes: Registry, revision: Int, creationLock: RecursiveLock) {
+        self.layers = layers
+        self.bound = bound
+        self.revision = revision
+        self.creationLock = creationLock
+        self.overrides = ContiguousArray(layers.lazy.compactMap { layer in
+            let registry = layer.overrides.registry
+            return registry.order.isEmpty ? nil : (registry, layer.id)
+        })
+        self.fakes = fakes.order.isEmpty ? nil : fakes
+    }
+
+    /// The registration a resolution uses for `key`: the topmost override, else the base's
+    /// (as `resolution` first saw it), else a fake.
+    @inline(__always)
+    func lookup(_ key: ServiceKey, base: Container, in resolution: Resolution?) -> Lookup? {
+        for layer in overrides {
+            if let entry = layer.registry[key] {
+                return Lookup(entry: entry, cache: self, origin: layer.origin)
+            }
+        }
+        if let found = base.lookup(key, in: resolution) {
+            return Lookup(entry: found.entry, cache: self)
+        }
+        if let entry = fakes?[key] {
+            return Lookup(entry: entry, cache: self, origin: TestContainer.fakeOrigin)
+        }
+        return nil
+    }
+
+    /// Whether this snapshot still describes the test container's layers.
+    func isCurrent(revision: Int, bound: [OverrideLayer]) -> Bool {
+        self.revision == revision && self.bound.elementsEqual(bound, by: ===)
+    }
+
+    /// The name of the layer a lookup found its registration in, by origin.
+    func layerName(of origin: Int) -> String? {
+        if origin == TestContainer.fakeOrigin { return "fakes" }
+        return layers.first { $0.id == origin }?.name
+    }
+
+    // MARK: InstanceCache
+
+    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
+        for layer in layers {
+            if let instance = layer.cache.instance(for: entry) { return instance }
+        }
+        return nil
+    }
+
+    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
+        layers[0].cache.store(instance, for: entry)
+    }
+}
