@@ -36,6 +36,8 @@ public final class TestContainer: Resolver, Sendable {
         var isRecording = true
         /// Counts changes to the layers, their overrides and the fakes.
         var revision = 0
+        /// How many `withOverrides` layers of this test container are bound to tasks now.
+        var boundLayerCount = 0
         /// The layers as the last resolution saw them; reused while nothing changed.
         var snapshot: LayerSnapshot?
         /// Recorders of finished resolutions, in the order they finished, not yet replayed.
@@ -183,6 +185,8 @@ public final class TestContainer: Resolver, Sendable {
     ) rethrows -> Result {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
+        beginBinding()
+        defer { endBinding() }
         return try Self.$taskLayers.withValue(Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)]) {
             try operation()
         }
@@ -196,18 +200,36 @@ public final class TestContainer: Resolver, Sendable {
     ) async rethrows -> Result {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
+        beginBinding()
+        defer { endBinding() }
         return try await Self.$taskLayers.withValue(
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)
+    }
+
+    /// Counts a `withOverrides` layer bound to some task: only while one is, a resolution reads
+    /// the task's layers, which costs more than the rest of starting it.
+    private func beginBinding() {
+        state.withLock { state in
+            state.boundLayerCount += 1
+            state.revision += 1
+        }
+    }
+
+    private func endBinding() {
+        state.withLock { state in
+            state.boundLayerCount -= 1
+            state.revision += 1
+        }
     }
 
     /// The layers a resolution starting now sees, with their overrides and the fakes as they
     /// are now: the last snapshot, unless something changed since it was taken.
     func currentSnapshot() -> LayerSnapshot {
-        let bound = boundLayers()
-        return state.withLock { state in snapshot(&state, bound: bound) }
+        state.withLock { state in snapshot(&state) }
     }
 
-    private func snapshot(_ state: inout State, bound: [OverrideLayer]) -> LayerSnapshot {
+    private func snapshot(_ state: inout State) -> LayerSnapshot {
+        let bound = state.boundLayerCount > 0 ? boundLayers() : []
         if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: bound) {
             return snapshot
         }
@@ -239,7 +261,11 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
+        let baseRegistry = base.registry
+        let (recorder, registry) = makeRecorder(over: baseRegistry)
+        return try Resolution.run(source: self, registry: registry, cache: recorder.snapshot, observer: recorder) {
+            try $0.resolve(serviceType, name: name)
+        }
     }
 
     /// Resolves a registration that takes runtime arguments, as ``resolve(_:name:)`` does.
@@ -336,13 +362,22 @@ public final class TestContainer: Resolver, Sendable {
 
     /// A recorder for a resolution starting now, with the layers it sees.
     private func makeRecorder() -> TraceRecorder {
-        let bound = boundLayers()
-        return state.withLock { state in
-            let snapshot = snapshot(&state, bound: bound)
-            guard let recorder = state.idle.popLast() else { return TraceRecorder(test: self, snapshot: snapshot) }
-            recorder.snapshot = snapshot
-            return recorder
+        state.withLock { state in recorder(&state, snapshot: snapshot(&state)) }
+    }
+
+    /// A recorder for a resolution starting now, and the registry it looks plain keys up in
+    /// first: `baseRegistry` with the overrides on top.
+    private func makeRecorder(over baseRegistry: Registry) -> (TraceRecorder, Registry) {
+        state.withLock { state in
+            let snapshot = snapshot(&state)
+            return (recorder(&state, snapshot: snapshot), snapshot.registry(over: baseRegistry))
         }
+    }
+
+    private func recorder(_ state: inout State, snapshot: LayerSnapshot) -> TraceRecorder {
+        guard let recorder = state.idle.popLast() else { return TraceRecorder(test: self, snapshot: snapshot) }
+        recorder.snapshot = snapshot
+        return recorder
     }
 
     /// Takes the recorder of a finished resolution. Its steps stay as recorded until something

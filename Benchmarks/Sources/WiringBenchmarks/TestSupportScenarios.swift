@@ -17,22 +17,28 @@ func recordingScenarios() -> [(name: String, make: () -> WiringContainer, resolv
     ]
 }
 
-func measureRecording(filter: String?, options: MeasureOptions) throws -> [RecordingRow] {
-    try recordingScenarios()
+/// For each selected recording scenario, a resolve through a new recording `TestContainer`.
+func recordingBodies(filter: String?) -> [(name: String, body: Body)] {
+    recordingScenarios()
         .filter { scenario in filter.map { scenario.name.localizedCaseInsensitiveContains($0) } ?? true }
         .map { scenario in
-            let container = scenario.make()
             let test = TestContainer(base: scenario.make())
             var resolves = 0
-            let bodies: [Body] = [
-                { try scenario.resolve(container) },
-                {
-                    // The trace keeps every step; dropping it now and then keeps memory flat.
-                    resolves += 1
-                    if resolves % 1_000 == 0 { test.clearTrace() }
-                    return try scenario.resolve(test)
-                },
-            ]
+            return (scenario.name, {
+                // The trace keeps every step; dropping it now and then keeps memory flat.
+                resolves += 1
+                if resolves % 100 == 0 { test.clearTrace() }
+                return try scenario.resolve(test)
+            })
+        }
+}
+
+func measureRecording(filter: String?, options: MeasureOptions) throws -> [RecordingRow] {
+    try zip(recordingScenarios(), recordingBodies(filter: nil))
+        .filter { scenario, _ in filter.map { scenario.name.localizedCaseInsensitiveContains($0) } ?? true }
+        .map { scenario, recording in
+            let container = scenario.make()
+            let bodies: [Body] = [{ try scenario.resolve(container) }, recording.body]
             progress("\(scenario.name), through a recording TestContainer …")
             let measurements = try measure(threads: 1, options: options, bodies)
             return RecordingRow(

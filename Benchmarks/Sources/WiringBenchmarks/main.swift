@@ -45,9 +45,10 @@ func parseArguments(_ arguments: [String]) -> Arguments {
             }
             parsed.options.samples = samples
         case "--profile":
+            let profilable = variantNames + [recordingVariant]
             guard let value = remaining.popFirst(),
-                let index = variantNames.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame })
-            else { fail("--profile needs one of: \(variantNames.joined(separator: ", "))") }
+                let index = profilable.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame })
+            else { fail("--profile needs one of: \(profilable.joined(separator: ", "))") }
             parsed.profiledVariant = index
         case "--iterations":
             guard let value = remaining.popFirst(), let iterations = Int(value), iterations > 0 else {
@@ -65,6 +66,8 @@ func parseArguments(_ arguments: [String]) -> Arguments {
 }
 
 let variantNames = ["hand-written", "Wiring", "Swinject"]
+/// Profiles the TestContainer side of the recording scenarios.
+let recordingVariant = "recording"
 
 func progress(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -123,6 +126,13 @@ var rows: [Row] = []
 
 if let profiled = arguments.profiledVariant {
     do {
+        if profiled == variantNames.count {
+            for (name, body) in try recordingBodies(filter: arguments.filter) {
+                progress("\(name): through a recording TestContainer × \(arguments.profileIterations)")
+                blackHole(try runLoop(arguments.profileIterations, opaque(body)))
+            }
+            exit(0)
+        }
         for scenario in selected {
             let body = try scenario.setUp().all[profiled]
             progress("\(scenario.name): \(variantNames[profiled]) × \(arguments.profileIterations)")

@@ -28,9 +28,10 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) private var registry: Registry?
     /// `registry`, for reading without reference counting on every step.
     @exclusivity(unchecked) private var unownedRegistry: Unmanaged<Registry>?
-    /// The source's own cache when the source is a container whose registry is `registry`:
-    /// plain keys can then be looked up there directly.
-    @exclusivity(unchecked) private var directCache: Unmanaged<Container>?
+    /// Where the instances of entries found in `registry` live, when every plain key the
+    /// source resolves is either there or not registered at that level: plain keys can then be
+    /// looked up there directly. A container's own cache; a test container's layers.
+    @exclusivity(unchecked) private unowned(unsafe) var directCache: (any InstanceCache)?
     @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down. Each stays alive
     /// while it is on the path: the frame resolving it holds its lookup.
@@ -133,7 +134,24 @@ package final class Resolution: @unchecked Sendable {
         resolution.isActive = true
         resolution.unownedRegistry = Unmanaged.passUnretained(registry)
         resolution.registry = consume registry
-        resolution.directCache = Unmanaged.passUnretained(container)
+        resolution.directCache = container
+        return try run(resolution, body)
+    }
+
+    /// Runs a synchronous top-level call from `source`, whose plain keys are looked up in
+    /// `registry` first, with their instances in `cache`, and whose steps `observer` follows.
+    @inline(__always)
+    package static func run<Result>(
+        source: any ResolutionSource, registry: __owned Registry, cache: any InstanceCache,
+        observer: (any ResolutionObserver)?, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        let resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
+        resolution.borrowedSource = source
+        resolution.observer = observer
+        resolution.isActive = true
+        resolution.unownedRegistry = Unmanaged.passUnretained(registry)
+        resolution.registry = consume registry
+        resolution.directCache = cache
         return try run(resolution, body)
     }
 
@@ -248,9 +266,7 @@ package final class Resolution: @unchecked Sendable {
         _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?
     ) throws -> Service {
         guard let entry, let directCache else { return try resolve(key, as: serviceType, found: nil) }
-        return try directCache._withUnsafeGuaranteedRef { container in
-            try resolve(Found(entry: entry, cache: container), as: serviceType)
-        }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
     /// Resolves `key` with runtime arguments, whose registration the caller found in the source
@@ -266,9 +282,7 @@ package final class Resolution: @unchecked Sendable {
         return try withUnsafeMutablePointer(to: &arguments) { arguments in
             pendingArguments = UnsafeMutableRawPointer(arguments)
             defer { pendingArguments = nil }
-            return try directCache._withUnsafeGuaranteedRef { container in
-                try resolve(Found(entry: entry, cache: container), as: serviceType)
-            }
+            return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
         }
     }
 
@@ -309,35 +323,34 @@ package final class Resolution: @unchecked Sendable {
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        let observer = observer.unsafelyUnwrapped
-        let lookup = Lookup(found)
-        let key = found.entry.key
-        observer.willResolve(key, found: lookup, path: path)
+        // The resolution holds its observer for the whole call.
+        unowned(unsafe) let observer = observer.unsafelyUnwrapped
+        observer.willResolve(found, path: path)
         do {
-            let entry = found.entry
-            let instance: Service
-            switch entry.lifetime {
-            case .transient, .graph:
-                if entry.lifetime == .graph, let index = graph.index(of: entry.id) {
-                    instance = graph.value(at: index, as: serviceType)
-                    outcome = .sharedInGraph
-                } else {
+            let instance = try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
+                switch entry.lifetime {
+                case .transient, .graph:
+                    if entry.lifetime == .graph, let index = graph.index(of: entry.id) {
+                        outcome = .sharedInGraph
+                        return graph.value(at: index, as: serviceType)
+                    }
                     try enter(entry)
                     defer { steps.pop() }
-                    instance = try produce(entry, as: serviceType)
+                    let instance = try produce(entry, as: serviceType)
                     if entry.lifetime == .graph { graph.keep(instance, for: entry.id) }
-                    try complete(entry, entry.key, instance)
+                    if _slowPath(entry.hasHooks) { try complete(entry, entry.key, instance) }
                     outcome = .created
+                    return instance
+                case .container, .custom:
+                    return try resolveStored(found, as: serviceType)
+                case .weak:
+                    return try resolveWeak(found, as: serviceType)
                 }
-            case .container, .custom:
-                instance = try resolveStored(found, as: serviceType)
-            case .weak:
-                instance = try resolveWeak(found, as: serviceType)
             }
-            observer.didResolve(key, found: lookup, instance: instance, outcome: outcome)
+            observer.didResolve(instance, outcome: outcome)
             return instance
         } catch {
-            observer.didFail(key, error: error)
+            observer.didFail(found.entry.key, error: error)
             throw error
         }
     }
@@ -507,12 +520,12 @@ package final class Resolution: @unchecked Sendable {
 
 /// A lookup whose entry and cache something else keeps alive for the whole step (the
 /// resolution's registry, or the caller's `Lookup`): passing it costs no reference counting.
-struct Found {
-    let unmanagedEntry: Unmanaged<RegistrationEntry>
-    unowned(unsafe) let cache: any InstanceCache
-    let origin: Int
+package struct Found {
+    package let unmanagedEntry: Unmanaged<RegistrationEntry>
+    package unowned(unsafe) let cache: any InstanceCache
+    package let origin: Int
 
-    var entry: RegistrationEntry { unmanagedEntry.takeUnretainedValue() }
+    package var entry: RegistrationEntry { unmanagedEntry.takeUnretainedValue() }
 
     @inline(__always)
     init(_ lookup: Lookup) {
@@ -530,7 +543,7 @@ struct Found {
 }
 
 extension Lookup {
-    init(_ found: Found) {
+    package init(_ found: Found) {
         self.init(entry: found.entry, cache: found.cache, origin: found.origin)
     }
 }
@@ -547,11 +560,11 @@ package enum ResolutionOutcome: Sendable {
 
 /// Follows a resolution step by step; a test container records the trace this way.
 package protocol ResolutionObserver: AnyObject, Sendable {
-    /// A registration was found for `key` and is about to be resolved below `path` (made only
-    /// if asked for: recording a trace does not need it, and it costs an allocation per step).
-    func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey])
+    /// A registration was found and is about to be resolved below `path` (made only if asked
+    /// for: recording a trace does not need it, and it costs an allocation per step).
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
     /// The step begun by the last unfinished `willResolve` gave `instance`.
-    func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome)
+    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome)
     /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
     func didFail(_ key: ServiceKey, error: any Error)
     /// The top-level call is over: no step follows.
@@ -571,9 +584,7 @@ extension Resolution: Resolver {
         if name == nil, let directCache,
             let entry = unownedRegistry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
         {
-            return try directCache._withUnsafeGuaranteedRef { container in
-                try resolve(Found(entry: entry, cache: container), as: serviceType)
-            }
+            return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
         }
         return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
     }

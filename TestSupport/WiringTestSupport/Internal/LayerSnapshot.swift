@@ -8,6 +8,7 @@ import Wiring
 /// It is also the cache of every instance a resolution through the test container keeps: it
 /// looks in every layer, top first, and stores in the top one.
 final class LayerSnapshot: InstanceCache, @unchecked Sendable {
+    // `merged` changes only under the test container's lock; everything else never changes.
     /// Every layer, top first: the task's `withOverrides` layers, the pushed ones, the root.
     let layers: [OverrideLayer]
     /// The task-bound layers it was taken with, top first.
@@ -49,9 +50,36 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         return nil
     }
 
+    /// The registry a resolution looks plain keys up in first: `base`, with the overrides on
+    /// top. Every plain key is then either there, or not overridden nor in `base` itself.
+    /// Called under the test container's lock.
+    func registry(over base: Registry) -> Registry {
+        guard !overrides.isEmpty else { return base }
+        if let merged, merged.base === base { return merged.registry }
+        let registry = base.copy()
+        for layer in overrides.reversed() {
+            for entry in layer.registry.entries {
+                _ = registry.insert(entry)
+            }
+        }
+        merged = (base, registry)
+        return registry
+    }
+
+    /// `base` with the overrides on top, for the base registry it was made from.
+    private var merged: (base: Registry, registry: Registry)?
+
+    /// The layer whose override `entry` is, by origin; 0 for anything else.
+    func origin(of entry: RegistrationEntry) -> Int {
+        for layer in overrides where layer.registry[entry.key] === entry {
+            return layer.origin
+        }
+        return 0
+    }
+
     /// Whether this snapshot still describes the test container's layers.
     func isCurrent(revision: Int, bound: [OverrideLayer]) -> Bool {
-        self.revision == revision && self.bound.elementsEqual(bound, by: ===)
+        self.revision == revision && (bound.isEmpty ? self.bound.isEmpty : self.bound.elementsEqual(bound, by: ===))
     }
 
     /// The name of the layer a lookup found its registration in, by origin.

@@ -15,12 +15,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// One step: the registration used (none when nothing was registered), where it came from,
     /// the step it was resolved for and what it gave.
     struct Step {
-        var entry: RegistrationEntry?
-        var origin: Int
+        let entry: RegistrationEntry?
+        let origin: Int32
         /// The index of the step this one was resolved for; -1 for a top-level request.
-        var parent: Int
+        let parent: Int32
         var outcome: Outcome
-        var instance: Any?
+        /// Where its instance is in `instances`; -1 until it has one.
+        var instance: Int32 = -1
     }
 
     enum Outcome: UInt8 {
@@ -35,57 +36,59 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         let site: RegistrationSite
     }
 
-    private(set) var steps: ContiguousArray<Step> = []
+    @exclusivity(unchecked) private(set) var steps: ContiguousArray<Step> = []
+    /// What the steps gave, in the order they finished.
+    @exclusivity(unchecked) private(set) var instances: ContiguousArray<Any> = []
     /// The key and error identifier of each failed step, by index.
-    private(set) var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
+    @exclusivity(unchecked) private(set) var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
     /// The steps that returned a stale cached instance, by index.
-    var staleDependencies: [Int: [StaleDependency]] = [:]
+    @exclusivity(unchecked) var staleDependencies: [Int: [StaleDependency]] = [:]
     /// Whether a step used a stored scope: only then can an instance be stale.
-    private(set) var hasStoredScopes = false
+    @exclusivity(unchecked) private(set) var hasStoredScopes = false
     /// Whether the steps go into the trace, or only into counts and instance numbers.
-    var keepsTree = true
+    @exclusivity(unchecked) var keepsTree = true
     /// The layers the resolution looks up in, set by the test container before it starts.
-    var snapshot: LayerSnapshot
-    private var open: ContiguousArray<Int> = []
-    private unowned let test: TestContainer
+    @exclusivity(unchecked) var snapshot: LayerSnapshot
+    @exclusivity(unchecked) private var open: ContiguousArray<Int32> = []
+    /// The test container outlives every resolution through it, and so every use of this.
+    private unowned(unsafe) let test: TestContainer
 
     init(test: TestContainer, snapshot: LayerSnapshot) {
         self.test = test
         self.snapshot = snapshot
     }
 
-    func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
         let entry = found.entry
-        if found.origin == TestContainer.fakeOrigin { test.fakes.noteUsed(entry.key) }
-        switch entry.lifetime {
-        case .container, .weak, .custom: hasStoredScopes = true
-        case .transient, .graph: break
-        }
-        open.append(steps.count)
-        steps.append(Step(entry: entry, origin: found.origin, parent: open.count > 1 ? open[open.count - 2] : -1,
-                          outcome: .pending, instance: nil))
+        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.fakes.noteUsed(entry.key) }
+        if entry.isStored { hasStoredScopes = true }
+        let parent = open.last ?? -1
+        open.append(Int32(truncatingIfNeeded: steps.count))
+        steps.append(Step(entry: entry, origin: Int32(truncatingIfNeeded: found.origin), parent: parent, outcome: .pending))
     }
 
-    func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome) {
+    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome) {
         guard let index = open.popLast() else { return }
-        steps[index].instance = instance
+        let step = Int(truncatingIfNeeded: index)
+        steps[step].instance = Int32(truncatingIfNeeded: instances.count)
+        instances.append(consume instance)
         switch outcome {
-        case .created: steps[index].outcome = .created
-        case .cached: steps[index].outcome = .cached
-        case .sharedInGraph: steps[index].outcome = .sharedInGraph
+        case .created: steps[step].outcome = .created
+        case .cached: steps[step].outcome = .cached
+        case .sharedInGraph: steps[step].outcome = .sharedInGraph
         }
     }
 
     func didFail(_ key: ServiceKey, error: any Error) {
         let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
         // A missing registration fails before any step began; anything else ends the open step.
-        if let index = open.last, steps[index].entry?.key == key, !isMissing(error, key) {
+        if let last = open.last, steps[Int(last)].entry?.key == key, !isMissing(error, key) {
             open.removeLast()
-            steps[index].outcome = .failed
-            failures[index] = (key, identifier)
+            steps[Int(last)].outcome = .failed
+            failures[Int(last)] = (key, identifier)
         } else {
             failures[steps.count] = (key, identifier)
-            steps.append(Step(entry: nil, origin: 0, parent: open.last ?? -1, outcome: .failed, instance: nil))
+            steps.append(Step(entry: nil, origin: 0, parent: open.last ?? -1, outcome: .failed))
         }
     }
 
@@ -116,6 +119,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// Empties the recorder for its next resolution, releasing the instances it held.
     func reset() {
         steps.removeAll(keepingCapacity: true)
+        instances.removeAll(keepingCapacity: true)
         if !failures.isEmpty { failures = [:] }
         if !staleDependencies.isEmpty { staleDependencies = [:] }
         hasStoredScopes = false
@@ -130,7 +134,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         var children = [[Int]](repeating: [], count: steps.count)
         var roots: [Int] = []
         for (index, step) in steps.enumerated() {
-            if step.parent < 0 { roots.append(index) } else { children[step.parent].append(index) }
+            if step.parent < 0 { roots.append(index) } else { children[Int(step.parent)].append(index) }
             if let entry = step.entry {
                 history.counts[entry.key, default: 0] += 1
                 history.used.insert(entry.id)
@@ -141,8 +145,8 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         func number(_ index: Int) {
             for child in children[index] { number(child) }
             let step = steps[index]
-            guard step.outcome != .failed, let instance = step.instance else { return }
-            numbers[index] = history.numbers.number(for: instance, isNew: step.outcome == .created)
+            guard step.outcome != .failed, step.instance >= 0 else { return }
+            numbers[index] = history.numbers.number(for: instances[Int(step.instance)], isNew: step.outcome == .created)
         }
         for root in roots { number(root) }
 
@@ -186,13 +190,14 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps nobody looked at. Registrations still count as used, and instance numbers go on
     /// from where they were; an instance a stored scope keeps keeps its number.
     func forget(into history: inout TraceHistory) {
-        for step in steps {
-            guard let entry = step.entry else { continue }
+        for index in steps.indices {
+            guard let entry = steps[index].entry else { continue }
             history.used.insert(entry.id)
-            guard step.outcome == .created, let instance = step.instance else { continue }
-            switch entry.lifetime {
-            case .container, .weak, .custom: _ = history.numbers.number(for: instance, isNew: true)
-            case .transient, .graph: history.numbers.skip()
+            guard steps[index].outcome == .created else { continue }
+            if entry.isStored, steps[index].instance >= 0 {
+                _ = history.numbers.number(for: instances[Int(steps[index].instance)], isNew: true)
+            } else {
+                history.numbers.skip()
             }
         }
     }
@@ -200,7 +205,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     private func source(of step: Step, _ entry: RegistrationEntry) -> ResolutionTrace.Source {
         if entry.options.isImplicit { return .implicit }
         if step.origin == TestContainer.fakeOrigin { return .fake(entry.site) }
-        if step.origin != 0, let layer = snapshot.layerName(of: step.origin) {
+        // A step that found its registration in the merged registry does not know its layer.
+        let origin = step.origin != 0 ? Int(step.origin) : snapshot.origin(of: entry)
+        if origin != 0, let layer = snapshot.layerName(of: origin) {
             return .override(layer: layer, site: entry.site)
         }
         return .registration(entry.site)

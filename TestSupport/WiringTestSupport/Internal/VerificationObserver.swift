@@ -16,6 +16,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         let hasHooks: Bool
         /// The keys above this step.
         let path: [ServiceKey]
+        let entry: RegistrationEntry
         /// What the steps this one resolved gave, kept only for steps that could be captive: a
         /// step handing back an instance one of them made (as `implements` does) lives as long
         /// as that one, not as its own scope says.
@@ -37,7 +38,9 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         self.sandbox = sandbox
     }
 
-    func willResolve(_ key: ServiceKey, found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
+        let found = Lookup(found)
+        let key = found.entry.key
         let path = path()
         if sandbox.reportsFakes, found.origin == VerificationSandbox.fakeOrigin {
             sandbox.notice(faked(key, found: found, path: path + [key]))
@@ -46,12 +49,12 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         if hasHooks { hooked += 1 }
         open.append(Step(
             key: key, scope: sandbox.registeredScope(of: found), site: found.entry.site, origin: found.origin,
-            hasHooks: hasHooks, path: path))
+            hasHooks: hasHooks, path: path, entry: found.entry))
     }
 
-    func didResolve(_ key: ServiceKey, found: Lookup, instance: Any, outcome: ResolutionOutcome) {
+    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome) {
         guard let step = open.popLast() else { return }
-        if hooked > 0, outcome == .created { sandbox.dropAfterCheck(found.entry) }
+        if hooked > 0, outcome == .created { sandbox.dropAfterCheck(step.entry) }
         if step.hasHooks { hooked -= 1 }
         let scope = livesAs(step, instance: instance, outcome: outcome)
         guard let holder = open.last else { return }
