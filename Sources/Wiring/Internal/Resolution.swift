@@ -31,7 +31,7 @@ package final class Resolution: @unchecked Sendable {
     /// Where the instances of entries found in `registry` live, when every plain key the
     /// source resolves is either there or not registered at that level: plain keys can then be
     /// looked up there directly. A container's own cache; a test container's layers.
-    @exclusivity(unchecked) private unowned(unsafe) var directCache: (any InstanceCache)?
+    @exclusivity(unchecked) private var directCache: UnownedCache?
     @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down. Each stays alive
     /// while it is on the path: the frame resolving it holds its lookup.
@@ -42,17 +42,23 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) private var thread = ThreadIdentity.current
     @exclusivity(unchecked) package private(set) var isActive = true
     /// Told about every step when a test container records the resolution.
-    @exclusivity(unchecked) package var observer: (any ResolutionObserver)?
+    @exclusivity(unchecked) package var observer: (any ResolutionObserver)? {
+        didSet { unownedObserver = observer.map(UnownedObserver.init) }
+    }
+    /// `observer`, for calling on every step without reference counting.
+    @exclusivity(unchecked) private var unownedObserver: UnownedObserver?
 
     package init(source: any ResolutionSource) {
         borrowedSource = source
         retainedSource = source
         observer = source.makeObserver()
+        unownedObserver = observer.map(UnownedObserver.init)
     }
 
     private init(borrowing source: any ResolutionSource, observer: (any ResolutionObserver)?) {
         borrowedSource = source
         self.observer = observer
+        unownedObserver = observer.map(UnownedObserver.init)
     }
 
     deinit {
@@ -134,7 +140,7 @@ package final class Resolution: @unchecked Sendable {
         resolution.isActive = true
         resolution.unownedRegistry = Unmanaged.passUnretained(registry)
         resolution.registry = consume registry
-        resolution.directCache = container
+        resolution.directCache = UnownedCache(container)
         return try run(resolution, body)
     }
 
@@ -151,7 +157,7 @@ package final class Resolution: @unchecked Sendable {
         resolution.isActive = true
         resolution.unownedRegistry = Unmanaged.passUnretained(registry)
         resolution.registry = consume registry
-        resolution.directCache = cache
+        resolution.directCache = UnownedCache(cache)
         return try run(resolution, body)
     }
 
@@ -324,7 +330,7 @@ package final class Resolution: @unchecked Sendable {
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         // The resolution holds its observer for the whole call.
-        unowned(unsafe) let observer = observer.unsafelyUnwrapped
+        let observer = unownedObserver.unsafelyUnwrapped.value
         observer.willResolve(found, path: path)
         do {
             let instance = try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
@@ -347,7 +353,7 @@ package final class Resolution: @unchecked Sendable {
                     return try resolveWeak(found, as: serviceType)
                 }
             }
-            observer.didResolve(instance, outcome: outcome)
+            observer.didResolve({ instance }, outcome: outcome)
             return instance
         } catch {
             observer.didFail(found.entry.key, error: error)
@@ -540,6 +546,33 @@ package struct Found {
         self.cache = cache
         origin = 0
     }
+
+    /// Copying the cache from one unowned reference to another costs no reference counting.
+    @inline(__always)
+    init(entry: Unmanaged<RegistrationEntry>, cache: UnownedCache) {
+        unmanagedEntry = entry
+        self.cache = cache.value
+        origin = 0
+    }
+}
+
+/// An observer that its resolution keeps alive, held without reference counting.
+struct UnownedObserver {
+    unowned(unsafe) let value: any ResolutionObserver
+
+    init(_ value: any ResolutionObserver) {
+        self.value = value
+    }
+}
+
+/// An instance cache that something else keeps alive, held without reference counting.
+struct UnownedCache {
+    unowned(unsafe) let value: any InstanceCache
+
+    @inline(__always)
+    init(_ value: any InstanceCache) {
+        self.value = value
+    }
 }
 
 extension Lookup {
@@ -564,7 +597,8 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     /// for: recording a trace does not need it, and it costs an allocation per step).
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
     /// The step begun by the last unfinished `willResolve` gave `instance`.
-    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome)
+    /// (`instance` is made only if asked for: an observer may not need it for every outcome.)
+    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome)
     /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
     func didFail(_ key: ServiceKey, error: any Error)
     /// The top-level call is over: no step follows.

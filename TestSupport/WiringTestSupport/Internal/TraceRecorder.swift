@@ -67,16 +67,19 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         steps.append(Step(entry: entry, origin: Int32(truncatingIfNeeded: found.origin), parent: parent, outcome: .pending))
     }
 
-    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome) {
+    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome) {
         guard let index = open.popLast() else { return }
         let step = Int(truncatingIfNeeded: index)
-        steps[step].instance = Int32(truncatingIfNeeded: instances.count)
-        instances.append(consume instance)
         switch outcome {
         case .created: steps[step].outcome = .created
         case .cached: steps[step].outcome = .cached
-        case .sharedInGraph: steps[step].outcome = .sharedInGraph
+        case .sharedInGraph:
+            // Made earlier in this resolution, by a step that kept it: numbered from that one.
+            steps[step].outcome = .sharedInGraph
+            return
         }
+        steps[step].instance = Int32(truncatingIfNeeded: instances.count)
+        instances.append(instance())
     }
 
     func didFail(_ key: ServiceKey, error: any Error) {
@@ -141,12 +144,21 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             }
         }
         var numbers = [Int?](repeating: nil, count: steps.count)
+        /// The step that made each `.graph` instance, by registration.
+        var madeInGraph: [Int: Int] = [:]
         // Instances are numbered in the order their steps finished: children before parents.
         func number(_ index: Int) {
             for child in children[index] { number(child) }
             let step = steps[index]
+            if step.outcome == .sharedInGraph, let entry = step.entry, let maker = madeInGraph[entry.id] {
+                // Only an object is the same instance again; a value shared is a copy.
+                let instance = instances[Int(steps[maker].instance)]
+                numbers[index] = type(of: instance) is AnyClass ? numbers[maker] : nil
+                return
+            }
             guard step.outcome != .failed, step.instance >= 0 else { return }
             numbers[index] = history.numbers.number(for: instances[Int(step.instance)], isNew: step.outcome == .created)
+            if step.outcome == .created, let entry = step.entry, entry.lifetime == .graph { madeInGraph[entry.id] = index }
         }
         for root in roots { number(root) }
 
@@ -190,14 +202,16 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps nobody looked at. Registrations still count as used, and instance numbers go on
     /// from where they were; an instance a stored scope keeps keeps its number.
     func forget(into history: inout TraceHistory) {
-        for index in steps.indices {
-            guard let entry = steps[index].entry else { continue }
-            history.used.insert(entry.id)
-            guard steps[index].outcome == .created else { continue }
-            if entry.isStored, steps[index].instance >= 0 {
-                _ = history.numbers.number(for: instances[Int(steps[index].instance)], isNew: true)
-            } else {
-                history.numbers.skip()
+        steps.withUnsafeBufferPointer { steps in
+            for step in steps {
+                guard let entry = step.entry else { continue }
+                history.used.insert(entry.id)
+                guard step.outcome == .created else { continue }
+                if entry.isStored, step.instance >= 0 {
+                    _ = history.numbers.number(for: instances[Int(step.instance)], isNew: true)
+                } else {
+                    history.numbers.skip()
+                }
             }
         }
     }

@@ -52,8 +52,9 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
             hasHooks: hasHooks, path: path, entry: found.entry))
     }
 
-    func didResolve(_ instance: __owned Any, outcome: ResolutionOutcome) {
+    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome) {
         guard let step = open.popLast() else { return }
+        let instance = instance()
         if hooked > 0, outcome == .created { sandbox.dropAfterCheck(step.entry) }
         if step.hasHooks { hooked -= 1 }
         let scope = livesAs(step, instance: instance, outcome: outcome)
