@@ -208,6 +208,55 @@ import WiringTestSupport
         test.isRecording = false
         _ = try test.resolve(Cart.self)
         #expect(test.trace.roots.isEmpty)
+        #expect(test.resolutionCount(of: Cart.self) == 1)
+    }
+
+    @Test func aKeptInstanceKeepsItsNumberAfterTheTraceIsCleared() throws {
+        let test = TestContainer(base: makeAppContainer())
+        _ = try test.resolve(Checkout.self)
+        test.clearTrace()
+        _ = try test.resolve(Cart.self)
+        #expect(test.trace.render() == """
+            Cart .graph new #5
+            └── Network .container cached #1
+            """)
+        #expect(test.unusedRegistrations().map(\.key).contains(ServiceKey(Cart.self)) == false)
+    }
+
+    @Test func aChangeToAnOverrideAfterAResolveIsSeenByTheNext() throws {
+        let test = TestContainer(base: makeAppContainer())
+        let made = Tally()
+        let registration = test.override(Cart.self) { r in
+            made.increment()
+            return try Cart(network: r.resolve())
+        }
+        let first = try test.resolve(Cart.self)
+        #expect(try test.resolve(Cart.self) !== first)
+        registration.scope(.container)
+        let kept = try test.resolve(Cart.self)
+        #expect(try test.resolve(Cart.self) === kept)
+        #expect(made.value == 3)
+        #expect(test.trace.render().hasSuffix("""
+            Cart .container cached #4 (override "test")
+            """))
+    }
+
+    @Test func resolvingFromManyThreadsWhileReadingTheTraceRecordsEveryResolution() async throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override(Payments.self) { r in try Payments(network: r.resolve()) }
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    for _ in 0..<50 {
+                        _ = try? test.resolve(Checkout.self)
+                        if index == 0 { _ = test.trace.roots.count }
+                    }
+                }
+            }
+        }
+        #expect(test.trace.roots.count == 800)
+        #expect(test.resolutionCount(of: (any Network).self) == 1_600)
+        #expect(Set(test.trace.roots.compactMap(\.instance)).count == 800)
     }
 }
 

@@ -32,9 +32,9 @@ struct InstanceNumbers {
         return number
     }
 
-    /// Uses up a number for a new instance nobody will see again.
-    mutating func skip() {
-        next += 1
+    /// Uses up numbers for new instances nobody will see again.
+    mutating func skip(_ count: Int) {
+        next += count
     }
 
     private mutating func assign() -> Int {

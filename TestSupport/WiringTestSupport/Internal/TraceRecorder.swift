@@ -202,16 +202,28 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps nobody looked at. Registrations still count as used, and instance numbers go on
     /// from where they were; an instance a stored scope keeps keeps its number.
     func forget(into history: inout TraceHistory) {
+        var made = 0
         steps.withUnsafeBufferPointer { steps in
             for step in steps {
                 guard let entry = step.entry else { continue }
                 history.used.insert(entry.id)
-                guard step.outcome == .created else { continue }
-                if entry.isStored, step.instance >= 0 {
-                    _ = history.numbers.number(for: instances[Int(step.instance)], isNew: true)
-                } else {
-                    history.numbers.skip()
-                }
+                if step.outcome == .created { made += 1 }
+            }
+        }
+        guard hasStoredScopes else {
+            history.numbers.skip(made)
+            return
+        }
+        // Numbers go in the order the steps finished, which is the order of their instances.
+        var finished = [Int](repeating: -1, count: instances.count)
+        for (index, step) in steps.enumerated() where step.instance >= 0 {
+            finished[Int(step.instance)] = index
+        }
+        for index in finished where index >= 0 && steps[index].outcome == .created {
+            if steps[index].entry?.isStored == true {
+                _ = history.numbers.number(for: instances[Int(steps[index].instance)], isNew: true)
+            } else {
+                history.numbers.skip(1)
             }
         }
     }
