@@ -11,7 +11,8 @@ let usage = """
       FILTER          run only the scenarios whose name contains this text (case-insensitive)
       --samples N     timed samples per variant, of ~30 ms each (default 15); the median is shown
       --profile V     no timing: run only variant V (hand-written, wiring or swinject) of the
-                      selected scenarios, for a profiler such as perf or callgrind
+                      selected scenarios, for a profiler such as perf or callgrind; `recording`
+                      runs the TestContainer side of the recording scenarios
       --iterations N  how often --profile runs each scenario (default 1000000)
     """
 
