@@ -128,7 +128,7 @@ var rows: [Row] = []
 if let profiled = arguments.profiledVariant {
     do {
         if profiled == variantNames.count {
-            for (name, body) in try recordingBodies(filter: arguments.filter) {
+            for (name, body) in recordingBodies(filter: arguments.filter) {
                 progress("\(name): through a recording TestContainer × \(arguments.profileIterations)")
                 blackHole(try runLoop(arguments.profileIterations, opaque(body)))
             }
