@@ -185,8 +185,8 @@ public final class TestContainer: Resolver, Sendable {
     ) rethrows -> Result {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
-        beginBinding()
-        defer { endBinding() }
+        countBoundLayers(by: 1)
+        defer { countBoundLayers(by: -1) }
         return try Self.$taskLayers.withValue(Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)]) {
             try operation()
         }
@@ -200,24 +200,17 @@ public final class TestContainer: Resolver, Sendable {
     ) async rethrows -> Result {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
-        beginBinding()
-        defer { endBinding() }
+        countBoundLayers(by: 1)
+        defer { countBoundLayers(by: -1) }
         return try await Self.$taskLayers.withValue(
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)
     }
 
     /// Counts a `withOverrides` layer bound to some task: only while one is, a resolution reads
     /// the task's layers, which costs more than the rest of starting it.
-    private func beginBinding() {
+    private func countBoundLayers(by change: Int) {
         state.withLock { state in
-            state.boundLayerCount += 1
-            state.revision += 1
-        }
-    }
-
-    private func endBinding() {
-        state.withLock { state in
-            state.boundLayerCount -= 1
+            state.boundLayerCount += change
             state.revision += 1
         }
     }
@@ -253,8 +246,13 @@ public final class TestContainer: Resolver, Sendable {
         currentSnapshot().layers
     }
 
+    /// Where overrides go: this task's innermost `withOverrides` layer, else the last pushed,
+    /// else the root. Found without taking a snapshot, which would read every layer's registry
+    /// and so make the next override copy it.
     private var topLayer: OverrideLayer {
-        activeLayers[0]
+        let identifier = ObjectIdentifier(self)
+        if let bound = Self.taskLayers.last(where: { $0.test == identifier }) { return bound.layer }
+        return state.withLock { $0.layers.last } ?? root
     }
 
     // MARK: Resolving
