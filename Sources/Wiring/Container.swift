@@ -91,6 +91,7 @@ public final class Container: Resolver, Sendable {
     /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
     ///   the arguments of later calls.
     @discardableResult
+    @inlinable
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -100,14 +101,25 @@ public final class Container: Resolver, Sendable {
     ) -> Registration<Service> {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        let site = RegistrationSite(file, line)
         guard key.takesArguments else {
             // Called generically with no arguments: store it as the plain factory it is.
-            return add(FactoryEntry(key: key, site: site, options: .init(scope: .graph)) { resolver in
+            return register(serviceType, name: name, file: file, line: line) { resolver in
                 try factory(resolver, repeat each unsafeBitCast((), to: (repeat each Argument).self))
-            })
+            }
         }
-        return add(ArgumentFactoryEntry(key: key, site: site, options: .init(scope: .transient), factory: factory))
+        // Made here, in the caller's module, so the compiler specialises reading the arguments.
+        return register(key, file: file, line: line) { resolver, arguments in
+            try factory(resolver, repeat each arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee)
+        }
+    }
+
+    /// Registers a factory that reads its runtime arguments from a tuple of the key's argument types.
+    @usableFromInline
+    package func register<Service>(
+        _ key: ServiceKey, file: StaticString, line: UInt,
+        factory: @escaping @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
+    ) -> Registration<Service> {
+        add(ArgumentFactoryEntry(key: key, site: RegistrationSite(file, line), options: .init(scope: .transient), factory: factory))
     }
 
     /// Registers a ready-made instance, shared like a `.container` singleton.
@@ -170,16 +182,29 @@ public final class Container: Resolver, Sendable {
 
     /// Resolves the registration whose factory takes these runtime arguments, here or in a
     /// parent; the argument types are part of the key.
+    @inlinable
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        // The tuple is made here, where the argument types are known; the rest of the call
+        // reads it through the pointer.
+        var arguments = (repeat each arguments)
+        return try withUnsafePointer(to: &arguments) { arguments in
+            try resolve(key, as: serviceType, argumentsAt: UnsafeRawPointer(arguments))
+        }
+    }
+
+    @usableFromInline
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, argumentsAt arguments: UnsafeRawPointer
+    ) throws -> Service {
         let (registry, entry) = state.withLock { state in
             (state.sharedRegistry, state.registry.unmanagedEntry(for: key))
         }
         return try Resolution.run(container: self, registry: registry) {
-            try $0.resolve(key, as: serviceType, registered: entry, arguments: repeat each arguments)
+            try $0.resolve(key, as: serviceType, registered: entry, argumentsAt: arguments)
         }
     }
 

@@ -36,6 +36,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.argumentList = ArgumentTypes<repeat each Argument>.listType
     }
 
+    @usableFromInline
     package init(serviceType: any Any.Type, name: String?, argumentList: any ArgumentList.Type) {
         self.serviceType = serviceType
         self.name = name
@@ -93,17 +94,22 @@ package func typeName(_ type: any Any.Type) -> String {
 }
 
 /// The runtime-argument types of a key, as one type whose identity stands for the whole list.
+@usableFromInline
 package protocol ArgumentList: Sendable {
     static var types: [any Any.Type] { get }
 }
 
+@usableFromInline
 package enum NoArguments: ArgumentList {
+    @usableFromInline
     package static var types: [any Any.Type] { [] }
 }
 
 /// A distinct type for every list of argument types, so that `(String, Bool)` as two arguments
 /// and `(String, Bool)` as one tuple argument never share a key.
+@usableFromInline
 package struct ArgumentTypes<each Argument>: ArgumentList {
+    @usableFromInline
     package static var types: [any Any.Type] {
         var types: [any Any.Type] = []
         for type in repeat (each Argument).self {
@@ -112,6 +118,9 @@ package struct ArgumentTypes<each Argument>: ArgumentList {
         return types
     }
 
+    /// Inlined into the caller, where the argument types are known: computed generically, the
+    /// list type is a metadata instantiation on every call.
+    @inlinable
     package static var listType: any ArgumentList.Type {
         var count = 0
         for _ in repeat (each Argument).self { count += 1 }

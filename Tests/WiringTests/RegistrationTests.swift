@@ -34,6 +34,31 @@ struct RegistrationTests {
         #expect(named.name == "Named")
     }
 
+    @Test func runtimeArgumentsReachFactoriesAtEveryDepthAndAreNotKept() throws {
+        let parent = Container()
+        parent.register(Animal.self) { (_, name: String, leaf: Leaf) in Cat(name: name) }
+        parent.register(Owner.self) { (r, name: String) in
+            try PetOwner(pet: r.resolve(Animal.self, arguments: name + " jr", Leaf()))
+        }
+        let child = Container(parent: parent)
+        weak var passed: Leaf?
+        do {
+            let leaf = Leaf()
+            passed = leaf
+            #expect(try child.resolve(Animal.self, arguments: "Tom", leaf).name == "Tom")
+        }
+        #expect(passed == nil)
+        #expect(try child.resolve(Owner.self, arguments: "Tom").pet.name == "Tom jr")
+        #expect(try parent.resolve(Owner.self, arguments: "Max").pet.name == "Max jr")
+    }
+
+    @Test func aSingletonWithArgumentsKeepsTheFirstCallsInstance() throws {
+        let container = Container()
+        container.register(Animal.self) { (_, name: String) in Cat(name: name) }.scope(.container)
+        #expect(try container.resolve(Animal.self, arguments: "first").name == "first")
+        #expect(try container.resolve(Animal.self, arguments: "second").name == "first")
+    }
+
     @Test func aTupleArgumentIsNotTwoArguments() throws {
         let container = Container()
         container.register(String.self) { (_, pair: (String, Bool)) in "one tuple \(pair.0)" }

@@ -104,12 +104,13 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 
 /// A registration whose factory takes runtime arguments. The key includes their types, so the
 /// entry found for `resolve<Service, each Argument>` is always of exactly this class.
-package final class ArgumentFactoryEntry<Service, each Argument>: RegistrationEntry, @unchecked Sendable {
-    package let factory: @Sendable (any Resolver, repeat each Argument) throws -> Service
+package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
+    /// Calls the registered factory with the arguments it reads from a tuple of their types.
+    package let factory: @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
     ) {
         self.factory = factory
         super.init(key: key, id: id, site: site, options: options)
@@ -120,10 +121,9 @@ package final class ArgumentFactoryEntry<Service, each Argument>: RegistrationEn
     }
 
     override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
-        guard let pending = resolution.pendingArguments else { throw MissingArguments(key: key) }
+        guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
-        let arguments = pending.assumingMemoryBound(to: (repeat each Argument).self).pointee
-        slot.initializeMemory(as: Service.self, to: try factory(resolution, repeat each arguments))
+        slot.initializeMemory(as: Service.self, to: try factory(resolution, arguments))
     }
 }
 

@@ -252,16 +252,23 @@ package final class Resolution: @unchecked Sendable {
     package func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
     ) throws -> Service {
+        var arguments = (repeat each arguments)
+        return try withUnsafePointer(to: &arguments) { arguments in
+            try resolve(key, as: serviceType, found: found, argumentsAt: UnsafeRawPointer(arguments))
+        }
+    }
+
+    /// Resolves a key with runtime arguments, which are a tuple at `arguments`.
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, argumentsAt arguments: UnsafeRawPointer
+    ) throws -> Service {
         guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        // The entry's `make` takes the arguments from here before its factory can resolve anything.
-        var arguments = (repeat each arguments)
-        return try withUnsafeMutablePointer(to: &arguments) { arguments in
-            pendingArguments = UnsafeMutableRawPointer(arguments)
-            defer { pendingArguments = nil }
-            return try withExtendedLifetime(found) {
-                try resolve(Found(found), as: serviceType)
-            }
+        // The entry's `make` takes them from here before its factory can resolve anything.
+        pendingArguments = arguments
+        defer { pendingArguments = nil }
+        return try withExtendedLifetime(found) {
+            try resolve(Found(found), as: serviceType)
         }
     }
 
@@ -275,25 +282,22 @@ package final class Resolution: @unchecked Sendable {
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
-    /// Resolves `key` with runtime arguments, whose registration the caller found in the source
-    /// container's own registry (`entry`), or not at all (`nil`).
-    package func resolve<Service, each Argument>(
+    /// Resolves `key` with runtime arguments, a tuple at `arguments`, whose registration the
+    /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
+    package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?,
-        arguments: repeat each Argument
+        argumentsAt arguments: UnsafeRawPointer
     ) throws -> Service {
         guard let entry, let directCache, key.takesArguments else {
-            return try resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+            return try resolve(key, as: serviceType, found: nil, argumentsAt: arguments)
         }
-        var arguments = (repeat each arguments)
-        return try withUnsafeMutablePointer(to: &arguments) { arguments in
-            pendingArguments = UnsafeMutableRawPointer(arguments)
-            defer { pendingArguments = nil }
-            return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
-        }
+        pendingArguments = arguments
+        defer { pendingArguments = nil }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
     /// The runtime arguments of the step about to run its factory.
-    @exclusivity(unchecked) package var pendingArguments: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) package var pendingArguments: UnsafeRawPointer?
 
     /// How the last instance was obtained, for an observer.
     @exclusivity(unchecked) private var outcome = ResolutionOutcome.created
