@@ -151,9 +151,9 @@ public final class Container: Resolver, Sendable {
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
-            if let entry = state.registry.plainEntry(for: type)?.takeUnretainedValue(),
-                entry.lifetime == .container || entry.lifetime == .custom, let box = entry.slot.box
-            {
+            if let box = state.registry.plainEntry(for: type)?._withUnsafeGuaranteedRef({
+                $0.lifetime == .container || $0.lifetime == .custom ? $0.slot.box : nil
+            }) {
                 return (nil, box)
             }
             return (state.sharedRegistry, nil)

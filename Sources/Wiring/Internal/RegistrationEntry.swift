@@ -129,7 +129,9 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
 
 /// The instance a container keeps for one of its registrations of a stored scope.
 package final class InstanceSlot: @unchecked Sendable {
-    package var box: AnyObject?
+    // Guarded by the container's lock, which the exclusivity checks of a class property
+    // would only duplicate, at a cost, on every read of a kept instance.
+    @exclusivity(unchecked) package var box: AnyObject?
 }
 
 /// A resolved instance kept by a scope, in one allocation. Not generic, so reading it back
