@@ -142,6 +142,20 @@ struct ResolutionErrorTests {
         let resolver = try #require(escaped.get())
         #expect(try resolver.resolve(Cat.self).name == "later")
     }
+
+    @Test func anEscapedResolverIsFreedOnceDropped() throws {
+        let container = Container()
+        let escaped = LockedBox<(any Resolver)?>(nil)
+        container.register(Leaf.self) { r in escaped.set(r); return Leaf() }
+        _ = try container.resolve(Leaf.self)
+        weak let resolution = try #require(escaped.get()) as AnyObject
+        #expect(resolution != nil)
+        // The thread's next calls do not use the escaped resolution, nor keep it alive.
+        container.register(Cat.self) { _ in Cat(name: "next") }
+        #expect(try container.resolve(Cat.self).name == "next")
+        escaped.set(nil)
+        #expect(resolution == nil)
+    }
 }
 
 final class LockedBox<Value>: @unchecked Sendable {

@@ -92,7 +92,7 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
     }
 
     override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
-        slot.initializeMemory(as: Service.self, to: try factory(resolution))
+        slot.initializeMemory(as: Service.self, to: try resolution.withResolver(factory))
     }
 
     override package var needsAwait: Bool { isolatedFactory != nil }
@@ -123,7 +123,7 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
     override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
         guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
-        slot.initializeMemory(as: Service.self, to: try factory(resolution, arguments))
+        slot.initializeMemory(as: Service.self, to: try resolution.withResolver { try factory($0, arguments) })
     }
 }
 

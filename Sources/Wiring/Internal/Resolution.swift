@@ -47,21 +47,26 @@ package final class Resolution: @unchecked Sendable {
     }
     /// `observer`, for calling on every step without reference counting.
     @exclusivity(unchecked) private var unownedObserver: UnownedObserver?
+    /// This resolution as the resolver its factories receive; owned here, released in `deinit`.
+    @exclusivity(unchecked) private var lent: Unmanaged<LentResolver>?
 
     package init(source: any ResolutionSource) {
         borrowedSource = source
         retainedSource = source
         observer = source.makeObserver()
         unownedObserver = observer.map(UnownedObserver.init)
+        lent = .passRetained(LentResolver(self))
     }
 
     private init(borrowing source: any ResolutionSource, observer: (any ResolutionObserver)?) {
         borrowedSource = source
         self.observer = observer
         unownedObserver = observer.map(UnownedObserver.init)
+        lent = .passRetained(LentResolver(self))
     }
 
     deinit {
+        lent.unsafelyUnwrapped.release()
         graph.removeAll()
         graph.deallocate()
         scratch.deallocate()
@@ -91,6 +96,13 @@ package final class Resolution: @unchecked Sendable {
 
     /// The resolver handed to factories and hooks run by this resolution.
     package var resolver: any Resolver { self }
+
+    /// Runs `body` with this resolution as the resolver a factory receives, without the
+    /// retain and release that forming `any Resolver` from it costs on every step.
+    @inline(__always)
+    package func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
+        try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body($0.resolver) }
+    }
 
     /// Whether a nested resolve may use this resolution: it is still running, on this thread.
     /// A resolver that escaped its factory starts a new top-level resolution instead.
@@ -493,7 +505,7 @@ package final class Resolution: @unchecked Sendable {
         guard entry.hasHooks else { return }
         do {
             for hook in entry.hooks {
-                try hook(self, instance)
+                try withResolver { try hook($0, instance) }
             }
         } catch let error as ResolutionError {
             throw error
@@ -668,5 +680,26 @@ extension ResolutionSource {
     /// Runs `body` with a resolution of its own, as a top-level call does.
     package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
         try Resolution.run(source: self, body)
+    }
+}
+
+/// A resolution as the `any Resolver` its factories receive, made once per resolution: forming
+/// the existential on every step retains and releases the resolution. Its reference to the
+/// resolution is not counted, so a resolution does not keep itself alive, and a resolver that
+/// escapes a factory (and is counted when copied) still shows in the resolution's count.
+final class LentResolver {
+    let resolver: any Resolver
+    private unowned(unsafe) let resolution: Resolution
+
+    init(_ resolution: Resolution) {
+        resolver = resolution
+        self.resolution = resolution
+        Unmanaged.passUnretained(resolution).release()
+    }
+
+    deinit {
+        // Freed while the resolution is being freed; destroying `resolver` releases it once
+        // more than it was retained here, so give that count back first.
+        _ = Unmanaged.passUnretained(resolution).retain()
     }
 }
