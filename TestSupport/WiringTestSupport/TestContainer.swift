@@ -64,7 +64,11 @@ public final class TestContainer: Resolver, Sendable {
         self.changes = signal
         self.fakes = Fakes(changes: signal)
         self.root = OverrideLayer(name: "test", base: base, changes: signal)
-        signal.test = self
+        signal.open(for: self)
+    }
+
+    deinit {
+        changes.close()
     }
 
     /// Tells this test container that a layer, an override or a fake changed.
@@ -496,11 +500,27 @@ extension TestContainer: InstanceCache {
 
 /// Tells a test container that its layers, their overrides or its fakes changed, so that its
 /// next resolution takes a new ``LayerSnapshot``, without keeping the test container alive.
-final class ChangeSignal: @unchecked Sendable {
-    // Set once, by the test container's initializer, before anything can send.
-    weak var test: TestContainer?
+///
+/// It holds the test container without a weak reference: a weakly referenced object has every
+/// retain and release take the runtime's slow path, and a test container is retained on every
+/// resolve. The test container closes the signal as it goes away instead.
+final class ChangeSignal: Sendable {
+    private let test = LockedState<UnownedTestContainer?>(nil)
+
+    private struct UnownedTestContainer: @unchecked Sendable {
+        unowned(unsafe) let value: TestContainer
+    }
+
+    func open(for test: TestContainer) {
+        self.test.withLock { $0 = UnownedTestContainer(value: test) }
+    }
+
+    func close() {
+        test.withLock { $0 = nil }
+    }
 
     func send() {
-        test?.layersChanged()
+        // Under the lock, so that `close` waits for a change being sent to the test container.
+        test.withLock { $0?.value.layersChanged() }
     }
 }
