@@ -151,9 +151,7 @@ public final class Container: Resolver, Sendable {
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
-            if let box = state.registry.plainEntry(for: type)?._withUnsafeGuaranteedRef({
-                $0.lifetime == .container || $0.lifetime == .custom ? $0.slot.box : nil
-            }) {
+            if let box = state.registry.plainEntry(for: type)?._withUnsafeGuaranteedRef(\.keptInstance) {
                 return (nil, box)
             }
             return (state.sharedRegistry, nil)
@@ -167,7 +165,7 @@ public final class Container: Resolver, Sendable {
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
         let (registry, entry, box) = state.withLock { state -> (Registry?, Unmanaged<RegistrationEntry>?, AnyObject?) in
             let entry = state.registry.unmanagedEntry(for: key)
-            if let box = entry?._withUnsafeGuaranteedRef({ $0.lifetime == .container || $0.lifetime == .custom ? $0.slot.box : nil }) {
+            if let box = entry?._withUnsafeGuaranteedRef(\.keptInstance) {
                 return (nil, nil, box)
             }
             return (state.sharedRegistry, entry, nil)

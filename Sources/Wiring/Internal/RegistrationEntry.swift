@@ -28,6 +28,13 @@ package class RegistrationEntry: @unchecked Sendable {
     package let slot = InstanceSlot()
 
     package var scope: Scope { options.scope }
+
+    /// The instance a `.container` or custom scope keeps for this registration, if made yet;
+    /// read under the owning container's lock.
+    @inline(__always)
+    package var keptInstance: AnyObject? {
+        lifetime == .container || lifetime == .custom ? slot.box : nil
+    }
     package var hooks: [Hook] { options.hooks }
 
     package init(key: ServiceKey, id: Int, site: RegistrationSite, options: Options) {
