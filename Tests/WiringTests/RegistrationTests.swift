@@ -52,6 +52,25 @@ struct RegistrationTests {
         #expect(try parent.resolve(Owner.self, arguments: "Max").pet.name == "Max jr")
     }
 
+    @Test func aFactoryRegisteredGenericallyWithNoArgumentsIsAPlainRegistration() throws {
+        func registerGenerically<Service, each Argument>(
+            _ container: Container, _ serviceType: Service.Type,
+            factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        ) -> Registration<Service> {
+            container.register(serviceType, factory: factory)
+        }
+        let container = Container()
+        let registration = registerGenerically(container, Leaf.self) { _ in Leaf() }
+        #expect(!registration.key.takesArguments)
+        let leaf = try container.resolve(Leaf.self)
+        #expect(try container.resolve(Leaf.self) !== leaf)
+        let branch = Container()
+        _ = registerGenerically(branch, Leaf.self) { _ in Leaf() }
+        branch.register(Branch.self) { r in try Branch(left: r.resolve(Leaf.self), right: r.resolve(Leaf.self)) }
+        let resolved = try branch.resolve(Branch.self)
+        #expect(resolved.left === resolved.right)
+    }
+
     @Test func aSingletonWithArgumentsKeepsTheFirstCallsInstance() throws {
         let container = Container()
         container.register(Animal.self) { (_, name: String) in Cat(name: name) }.scope(.container)

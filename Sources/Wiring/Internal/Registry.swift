@@ -6,7 +6,7 @@ package final class Registry {
     // Changed only under the container's lock, and only while no resolution holds the
     // registry; reads need no dynamic exclusivity checks.
     @exclusivity(unchecked) private var unnamed = TypeTable()
-    /// Every entry, plain ones included.
+    /// Every entry, unnamed ones included.
     @exclusivity(unchecked) private var keyed: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
     @exclusivity(unchecked) package private(set) var order: [ServiceKey] = []
