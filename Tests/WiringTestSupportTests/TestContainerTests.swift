@@ -241,6 +241,79 @@ import WiringTestSupport
             """))
     }
 
+    @Test func anObjectReturnedUnderAnotherKeyKeepsItsNumber() throws {
+        let base = Container()
+        base.register(LiveNetwork.self) { _ in LiveNetwork() }.scope(.container)
+        // A protocol that is not class-bound hides the object behind an existential.
+        base.register((any Labelled).self) { r in try r.resolve(LiveNetwork.self) }.scope(.transient)
+        base.register((any Network).self) { r in try r.resolve(LiveNetwork.self) }.scope(.transient)
+        let test = TestContainer(base: base)
+        _ = try test.resolve((any Labelled).self)
+        _ = try test.resolve((any Network).self)
+        #expect(test.trace.render() == """
+            Labelled .transient new #1
+            └── LiveNetwork .container new #1
+            Network .transient new #1
+            └── LiveNetwork .container cached #1
+            """)
+    }
+
+    @Test func anObjectDroppedInsideAResolutionDoesNotLendItsNumber() throws {
+        let base = Container()
+        base.register(Ticket.self) { _ in Ticket() }.scope(.transient)
+        base.register(Receipt.self) { r in
+            _ = try r.resolve(Ticket.self)
+            return Receipt()
+        }.scope(.transient)
+        let test = TestContainer(base: base)
+        _ = try test.resolve(Receipt.self)
+        _ = try test.resolve(Receipt.self)
+        #expect(test.trace.render() == """
+            Receipt .transient new #2
+            └── Ticket .transient new #1
+            Receipt .transient new #4
+            └── Ticket .transient new #3
+            """)
+    }
+
+    @Test func recordingDoesNotKeepInstancesAliveAfterTheResolve() throws {
+        let base = Container()
+        base.register(Ticket.self) { _ in Ticket() }.scope(.transient)
+        base.register((any Labelled).self) { _ in LiveNetwork() }.scope(.transient)
+        base.register(Receipt.self) { _ in Receipt() }.scope(.weak)
+        let test = TestContainer(base: base)
+        weak let ticket = try test.resolve(Ticket.self)
+        weak let labelled = try test.resolve((any Labelled).self) as? LiveNetwork
+        weak let receipt = try test.resolve(Receipt.self)
+        #expect(ticket == nil)
+        #expect(labelled == nil)
+        #expect(receipt == nil)
+        #expect(test.trace.roots.map(\.instance) == [1, 2, 3])
+    }
+
+    @Test func numbersGoOnTheSameWhetherOrNotTheTraceWasReadBeforeClearing() throws {
+        func render(readingBeforeClearing: Bool) throws -> String {
+            let test = TestContainer(base: makeAppContainer())
+            test.register((any Labelled).self) { r in try r.resolve((any Network).self) as! LiveNetwork }
+                .scope(.transient)
+            _ = try test.resolve(Checkout.self)
+            _ = try test.resolve((any Labelled).self)
+            if readingBeforeClearing { _ = test.trace }
+            test.clearTrace()
+            _ = try test.resolve((any Labelled).self)
+            _ = try test.resolve(Cart.self)
+            return test.trace.render()
+        }
+        let expected = """
+            Labelled .transient new #1 (override "test")
+            └── Network .container cached #1
+            Cart .graph new #5
+            └── Network .container cached #1
+            """
+        #expect(try render(readingBeforeClearing: true) == expected)
+        #expect(try render(readingBeforeClearing: false) == expected)
+    }
+
     @Test func resolvingFromManyThreadsWhileReadingTheTraceRecordsEveryResolution() async throws {
         let test = TestContainer(base: makeAppContainer())
         test.override(Payments.self) { r in try Payments(network: r.resolve()) }

@@ -369,7 +369,7 @@ package final class Resolution: @unchecked Sendable {
                     return try resolveWeak(found, as: serviceType)
                 }
             }
-            observer.didResolve({ instance }, outcome: outcome)
+            observer.didResolve(instance, outcome: outcome)
             return instance
         } catch {
             observer.didFail(found.entry.key, error: error)
@@ -612,9 +612,9 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     /// A registration was found and is about to be resolved below `path` (made only if asked
     /// for: recording a trace does not need it, and it costs an allocation per step).
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
-    /// The step begun by the last unfinished `willResolve` gave `instance`.
-    /// (`instance` is made only if asked for: an observer may not need it for every outcome.)
-    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome)
+    /// The step begun by the last unfinished `willResolve` gave `instance`. (Generic, so that an
+    /// observer boxes it as `Any` only if it needs to.)
+    func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome)
     /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
     func didFail(_ key: ServiceKey, error: any Error)
     /// The top-level call is over: no step follows.

@@ -1,44 +1,26 @@
 /// Numbers instances in the order a test container made them, so traces never show addresses.
+///
+/// Remembers the number of each object a stored scope keeps, by identity, so that finding it
+/// cached later shows the number it was made with. Identity is enough without holding the
+/// object: a cached object is alive when found, so the last object made at its address is it.
 struct InstanceNumbers {
-    private final class WeakObject {
-        weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
+    private var last = 0
+    private var stored: [ObjectIdentifier: Int] = [:]
+
+    /// The next number.
+    mutating func assign() -> Int {
+        last += 1
+        return last
     }
 
-    private var next = 0
-    private var objects: [ObjectIdentifier: (reference: WeakObject, number: Int)] = [:]
-    /// When to drop the entries of released objects, so a long test does not grow without bound.
-    private var pruneAt = 1_024
-
-    /// The number of `instance`: a new one if it was just made, else the one it was given.
-    /// Values that are not objects have no identity, so only new ones get a number.
-    mutating func number(for instance: Any, isNew: Bool) -> Int? {
-        // `type(of:)` on an `Any` is the dynamic type, so a class behind a protocol counts too.
-        guard type(of: instance) is AnyClass else {
-            return isNew ? assign() : nil
-        }
-        let value = instance as AnyObject
-        let identifier = ObjectIdentifier(value)
-        if let known = objects[identifier], known.reference.object === value {
-            return known.number
-        }
-        guard isNew else { return nil }
-        let number = assign()
-        objects[identifier] = (WeakObject(value), number)
-        if objects.count >= pruneAt {
-            objects = objects.filter { $0.value.reference.object != nil }
-            pruneAt = max(1_024, objects.count * 2)
-        }
-        return number
+    /// The number of the object at `object`'s address that a stored scope keeps.
+    func number(ofStored object: ObjectIdentifier) -> Int? {
+        stored.isEmpty ? nil : stored[object]
     }
 
-    /// Uses up numbers for new instances nobody will see again.
-    mutating func skip(_ count: Int) {
-        next += count
-    }
-
-    private mutating func assign() -> Int {
-        next += 1
-        return next
+    /// Remembers the number of an object a stored scope keeps, in place of whatever object was
+    /// at its address before.
+    mutating func remember(stored object: ObjectIdentifier, as number: Int) {
+        stored[object] = number
     }
 }

@@ -20,8 +20,10 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         /// The index of the step this one was resolved for; -1 for a top-level request.
         let parent: Int32
         var outcome: Outcome
-        /// Where its instance is in `instances`; -1 until it has one.
-        var instance: Int32 = -1
+        /// The class of the object it gave; `nil` for a value, or before it gave anything.
+        var objectType: ObjectIdentifier?
+        /// The object it gave, if its number may depend on which object it is.
+        var object: ObjectIdentifier?
     }
 
     enum Outcome: UInt8 {
@@ -36,9 +38,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         let site: RegistrationSite
     }
 
-    @exclusivity(unchecked) private(set) var steps: ContiguousArray<Step> = []
-    /// What the steps gave, in the order they finished.
-    @exclusivity(unchecked) private(set) var instances: ContiguousArray<Any> = []
+    @exclusivity(unchecked) private(set) var steps = RecordBuffer<Step>()
+    /// Every object the steps gave, until the resolution ends: while it runs, no two of its
+    /// objects can have the same address, so identifiers tell them apart.
+    @exclusivity(unchecked) private var live = RecordBuffer<AnyObject>()
+    /// The objects behind a protocol, which only a costly cast tells apart, by step, until the
+    /// resolution ends: then only those whose number may depend on it are told apart.
+    @exclusivity(unchecked) private var hidden = RecordBuffer<(step: Int, instance: Any)>()
     /// The key and error identifier of each failed step, by index.
     @exclusivity(unchecked) private(set) var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
     /// The steps that returned a stale cached instance, by index.
@@ -49,13 +55,21 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     @exclusivity(unchecked) var keepsTree = true
     /// The layers the resolution looks up in, set by the test container before it starts.
     @exclusivity(unchecked) var snapshot: LayerSnapshot
-    @exclusivity(unchecked) private var open: ContiguousArray<Int32> = []
+    /// The steps begun and not yet finished, innermost last.
+    @exclusivity(unchecked) private var open = RecordBuffer<Int32>()
     /// The test container outlives every resolution through it, and so every use of this.
     private unowned(unsafe) let test: TestContainer
 
     init(test: TestContainer, snapshot: LayerSnapshot) {
         self.test = test
         self.snapshot = snapshot
+    }
+
+    deinit {
+        steps.deallocate()
+        live.deallocate()
+        hidden.deallocate()
+        open.deallocate()
     }
 
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
@@ -67,26 +81,48 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         steps.append(Step(entry: entry, origin: Int32(truncatingIfNeeded: found.origin), parent: parent, outcome: .pending))
     }
 
-    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome) {
-        guard let index = open.popLast() else { return }
-        let step = Int(truncatingIfNeeded: index)
+    func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome) {
+        guard !open.isEmpty else { return }
+        let step = Int(truncatingIfNeeded: open.removeLast())
         switch outcome {
         case .created: steps[step].outcome = .created
         case .cached: steps[step].outcome = .cached
         case .sharedInGraph:
-            // Made earlier in this resolution, by a step that kept it: numbered from that one.
+            // Made earlier in this resolution, by a step that keeps it: numbered from that one.
             steps[step].outcome = .sharedInGraph
             return
         }
-        steps[step].instance = Int32(truncatingIfNeeded: instances.count)
-        instances.append(instance())
+        if let object = directObjectReference(of: instance) {
+            steps[step].objectType = ObjectIdentifier(type(of: object))
+            steps[step].object = ObjectIdentifier(object)
+            live.append(object)
+            return
+        }
+        let boxed = instance as Any
+        if type(of: boxed) is AnyClass {
+            steps[step].objectType = ObjectIdentifier(type(of: boxed))
+            hidden.append((step, boxed))
+        }
+    }
+
+    /// Tells apart the objects behind a protocol whose numbers depend on which object they are:
+    /// one found cached, one a stored scope keeps, and one that may be another step's object.
+    private func identifyHiddenObjects() {
+        for (index, instance) in hidden {
+            let type = steps[index].objectType
+            let mayBeShared = steps.indices.contains { $0 != index && steps[$0].objectType == type }
+            guard steps[index].outcome == .cached || steps[index].entry.unsafelyUnwrapped.isStored || mayBeShared
+            else { continue }
+            steps[index].object = ObjectIdentifier(instance as AnyObject)
+        }
+        hidden.removeAll()
     }
 
     func didFail(_ key: ServiceKey, error: any Error) {
         let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
         // A missing registration fails before any step began; anything else ends the open step.
         if let last = open.last, steps[Int(last)].entry?.key == key, !isMissing(error, key) {
-            open.removeLast()
+            _ = open.removeLast()
             steps[Int(last)].outcome = .failed
             failures[Int(last)] = (key, identifier)
         } else {
@@ -96,7 +132,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     }
 
     func resolutionEnded() {
-        open.removeAll(keepingCapacity: true)
+        open.removeAll()
+        if !hidden.isEmpty { identifyHiddenObjects() }
+        live.removeAll()
         test.finished(self)
     }
 
@@ -121,8 +159,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 
     /// Empties the recorder for its next resolution, releasing the instances it held.
     func reset() {
-        steps.removeAll(keepingCapacity: true)
-        instances.removeAll(keepingCapacity: true)
+        steps.removeAll()
         if !failures.isEmpty { failures = [:] }
         if !staleDependencies.isEmpty { staleDependencies = [:] }
         hasStoredScopes = false
@@ -144,23 +181,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             }
         }
         var numbers = [Int?](repeating: nil, count: steps.count)
-        /// The step that made each `.graph` instance, by registration.
-        var madeInGraph: [Int: Int] = [:]
-        // Instances are numbered in the order their steps finished: children before parents.
-        func number(_ index: Int) {
-            for child in children[index] { number(child) }
-            let step = steps[index]
-            if step.outcome == .sharedInGraph, let entry = step.entry, let maker = madeInGraph[entry.id] {
-                // Only an object is the same instance again; a value shared is a copy.
-                let instance = instances[Int(steps[maker].instance)]
-                numbers[index] = type(of: instance) is AnyClass ? numbers[maker] : nil
-                return
-            }
-            guard step.outcome != .failed, step.instance >= 0 else { return }
-            numbers[index] = history.numbers.number(for: instances[Int(step.instance)], isNew: step.outcome == .created)
-            if step.outcome == .created, let entry = step.entry, entry.lifetime == .graph { madeInGraph[entry.id] = index }
-        }
-        for root in roots { number(root) }
+        number(with: &history.numbers) { numbers[$0] = $1 }
 
         var warnings = [[String]](repeating: [], count: steps.count)
         for (index, dependencies) in staleDependencies.sorted(by: { $0.key < $1.key }) {
@@ -202,28 +223,82 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps nobody looked at. Registrations still count as used, and instance numbers go on
     /// from where they were; an instance a stored scope keeps keeps its number.
     func forget(into history: inout TraceHistory) {
-        var made = 0
-        steps.withUnsafeBufferPointer { steps in
-            for step in steps {
-                guard let entry = step.entry else { continue }
-                history.used.insert(entry.id)
-                if step.outcome == .created { made += 1 }
+        for index in steps.indices {
+            if let id = steps[index].entry?.id { history.used.insert(id) }
+        }
+        number(with: &history.numbers) { _, _ in }
+    }
+
+    /// Numbers the instances the steps gave, in the order the steps finished, going on from
+    /// `numbers`: a new instance gets the next number, an object seen before gets its number
+    /// again, and so does an object shared within the graph.
+    private func number(with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void) {
+        // The number each step gave, by step index (0 for none), and the steps finished so far.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { given in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { finished in
+                given.initialize(repeating: 0)
+                var finishedCount = 0
+                forEachInFinishOrder { index in
+                    defer {
+                        finished[finishedCount] = index
+                        finishedCount += 1
+                    }
+                    let number = number(of: index, given: given, finished: finished[..<finishedCount], &numbers)
+                    given[index] = number
+                    if number != 0 { record(index, number) }
+                }
             }
         }
-        guard hasStoredScopes else {
-            history.numbers.skip(made)
-            return
-        }
-        // Numbers go in the order the steps finished, which is the order of their instances.
-        var finished = [Int](repeating: -1, count: instances.count)
-        for (index, step) in steps.enumerated() where step.instance >= 0 {
-            finished[Int(step.instance)] = index
-        }
-        for index in finished where index >= 0 && steps[index].outcome == .created {
-            if steps[index].entry?.isStored == true {
-                _ = history.numbers.number(for: instances[Int(steps[index].instance)], isNew: true)
+    }
+
+    private func number(
+        of index: Int, given: UnsafeMutableBufferPointer<Int>, finished: Slice<UnsafeMutableBufferPointer<Int>>,
+        _ numbers: inout InstanceNumbers
+    ) -> Int {
+        switch steps[index].outcome {
+        case .sharedInGraph:
+            let entry = steps[index].entry.unsafelyUnwrapped
+            // Only an object is the same instance again; a value shared is a copy.
+            let maker = steps[..<index].lastIndex { $0.entry === entry && $0.outcome == .created }
+            guard let maker, steps[maker].objectType != nil else { return 0 }
+            return given[maker]
+        case .created, .cached:
+            let isNew = steps[index].outcome == .created
+            guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
+            let number: Int
+            // An object another step of this resolution gave is the same instance again (one
+            // registration returning another's); any other made one is new.
+            if let earlier = finished.last(where: { steps[$0].object == object && given[$0] != 0 }) {
+                number = given[earlier]
+            } else if isNew {
+                number = numbers.assign()
             } else {
-                history.numbers.skip(1)
+                number = numbers.number(ofStored: object) ?? 0
+            }
+            if isNew, steps[index].entry.unsafelyUnwrapped.isStored { numbers.remember(stored: object, as: number) }
+            return number
+        case .pending, .failed:
+            return 0
+        }
+    }
+
+    /// Calls `body` with each step's index in the order the steps finished: every step after
+    /// the steps below it, which follow it in `steps`.
+    private func forEachInFinishOrder(_ body: (Int) -> Void) {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: steps.count) { unfinished in
+            var depth = 0
+            for index in steps.indices {
+                let parent = steps[index].parent
+                while depth > 0, unfinished[depth - 1] != parent {
+                    depth -= 1
+                    body(Int(unfinished[depth]))
+                }
+                unfinished[depth] = Int32(truncatingIfNeeded: index)
+                depth += 1
+            }
+            while depth > 0 {
+                depth -= 1
+                body(Int(unfinished[depth]))
             }
         }
     }

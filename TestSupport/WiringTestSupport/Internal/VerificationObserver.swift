@@ -52,15 +52,15 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
             hasHooks: hasHooks, path: path, entry: found.entry))
     }
 
-    func didResolve(_ instance: () -> Any, outcome: ResolutionOutcome) {
+    func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome) {
         guard let step = open.popLast() else { return }
-        let instance = instance()
+        let instance = instance as Any
         if hooked > 0, outcome == .created { sandbox.dropAfterCheck(step.entry) }
         if step.hasHooks { hooked -= 1 }
         let scope = livesAs(step, instance: instance, outcome: outcome)
         guard let holder = open.last else { return }
         if Self.canBeCaptive(holder.scope) {
-            open[open.count - 1].made.append(Made(object: Self.object(instance), scope: scope))
+            open[open.count - 1].made.append(Made(object: objectReference(in: instance), scope: scope))
         }
         if Self.isCaptive(scope, heldBy: holder.scope), !Self.isDeferring(step.key) {
             sandbox.notice(captive(step, scope: scope, holder: holder))
@@ -85,7 +85,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
             // Kept by the sandbox: the steps that showed what it forwards ran when it was made.
             return sandbox.forwardedScope(origin: step.origin) ?? step.scope
         }
-        guard !step.made.isEmpty, let object = Self.object(instance),
+        guard !step.made.isEmpty, let object = objectReference(in: instance),
             let forwarded = step.made.first(where: { $0.object === object })
         else { return step.scope }
         sandbox.noteForwarding(origin: step.origin, to: forwarded.scope)
@@ -124,11 +124,6 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
     /// `Provider` and `Lazy` resolve later, on each use: holding one is the fix, not the problem.
     private static func isDeferring(_ key: ServiceKey) -> Bool {
         key.serviceType is any ImplicitlyResolvable.Type
-    }
-
-    private static func object(_ instance: Any) -> AnyObject? {
-        // `type(of:)` on an `Any` is the dynamic type, so a class behind a protocol counts too.
-        type(of: instance) is AnyClass ? instance as AnyObject : nil
     }
 
     private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
