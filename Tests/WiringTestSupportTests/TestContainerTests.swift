@@ -296,8 +296,18 @@ import WiringTestSupport
             let test = TestContainer(base: makeAppContainer())
             test.register((any Labelled).self) { r in try r.resolve((any Network).self) as! LiveNetwork }
                 .scope(.transient)
+            test.register(Ticket.self) { _ in Ticket() }.scope(.transient)
+            test.register((any Sendable).self, name: "ticket") { r in try r.resolve(Ticket.self) }.scope(.transient)
+            test.register((any Sendable).self, name: "pair") { r in
+                let first = try r.resolve(Ticket.self)
+                _ = try r.resolve(Ticket.self)
+                return first
+            }.scope(.transient)
             _ = try test.resolve(Checkout.self)
             _ = try test.resolve((any Labelled).self)
+            // Transient steps giving one object under two keys, and two objects of one class.
+            _ = try test.resolve((any Sendable).self, name: "ticket")
+            _ = try test.resolve((any Sendable).self, name: "pair")
             if readingBeforeClearing { _ = test.trace }
             test.clearTrace()
             _ = try test.resolve((any Labelled).self)
@@ -307,7 +317,7 @@ import WiringTestSupport
         let expected = """
             Labelled .transient new #1 (override "test")
             └── Network .container cached #1
-            Cart .graph new #5
+            Cart .graph new #8
             └── Network .container cached #1
             """
         #expect(try render(readingBeforeClearing: true) == expected)

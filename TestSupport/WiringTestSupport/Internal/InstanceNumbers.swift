@@ -13,6 +13,11 @@ struct InstanceNumbers {
         return last
     }
 
+    /// Uses up the next `count` numbers, for new instances nobody will see again.
+    mutating func skip(_ count: Int) {
+        last += count
+    }
+
     /// The number of the object at `object`'s address that a stored scope keeps.
     func number(ofStored object: ObjectIdentifier) -> Int? {
         stored.isEmpty ? nil : stored[object]

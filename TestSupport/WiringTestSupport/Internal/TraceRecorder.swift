@@ -51,6 +51,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     @exclusivity(unchecked) var staleDependencies: [Int: [StaleDependency]] = [:]
     /// Whether a step used a stored scope: only then can an instance be stale.
     @exclusivity(unchecked) private(set) var hasStoredScopes = false
+    /// How many steps made an instance.
+    @exclusivity(unchecked) private var createdCount = 0
+    /// One bit per class of the objects the steps gave, by a hash of the class: while no two
+    /// steps' objects may be of one class, no two are the same object.
+    @exclusivity(unchecked) private var objectClasses: UInt64 = 0
+    /// Whether two steps may have given the same object.
+    @exclusivity(unchecked) private var mayRepeatObjects = false
     /// Whether the steps go into the trace, or only into counts and instance numbers.
     @exclusivity(unchecked) var keepsTree = true
     /// The layers the resolution looks up in, set by the test container before it starts.
@@ -85,7 +92,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         guard !open.isEmpty else { return }
         let step = Int(truncatingIfNeeded: open.removeLast())
         switch outcome {
-        case .created: steps[step].outcome = .created
+        case .created:
+            steps[step].outcome = .created
+            createdCount += 1
         case .cached: steps[step].outcome = .cached
         case .sharedInGraph:
             // Made earlier in this resolution, by a step that keeps it: numbered from that one.
@@ -93,16 +102,26 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             return
         }
         if let object = directObjectReference(of: instance) {
-            steps[step].objectType = ObjectIdentifier(type(of: object))
+            noteObject(of: type(of: object), at: step)
             steps[step].object = ObjectIdentifier(object)
             live.append(object)
             return
         }
         let boxed = instance as Any
         if type(of: boxed) is AnyClass {
-            steps[step].objectType = ObjectIdentifier(type(of: boxed))
+            noteObject(of: type(of: boxed), at: step)
             hidden.append((step, boxed))
         }
+    }
+
+    @inline(__always)
+    private func noteObject(of objectType: Any.Type, at step: Int) {
+        let identifier = ObjectIdentifier(objectType)
+        steps[step].objectType = identifier
+        let address = UInt(bitPattern: identifier)
+        let bit: UInt64 = 1 << (UInt64(truncatingIfNeeded: address >> 4 ^ address >> 10) & 63)
+        if objectClasses & bit != 0 { mayRepeatObjects = true }
+        objectClasses |= bit
     }
 
     /// Tells apart the objects behind a protocol whose numbers depend on which object they are:
@@ -163,6 +182,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         if !failures.isEmpty { failures = [:] }
         if !staleDependencies.isEmpty { staleDependencies = [:] }
         hasStoredScopes = false
+        createdCount = 0
+        objectClasses = 0
+        mayRepeatObjects = false
         keepsTree = true
     }
 
@@ -226,80 +248,76 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         for index in steps.indices {
             if let id = steps[index].entry?.id { history.used.insert(id) }
         }
-        number(with: &history.numbers) { _, _ in }
+        // Each instance made is new unless it is an object another step gave, which takes one of
+        // the same class, or a kept one, which takes a stored scope.
+        if !mayRepeatObjects && !hasStoredScopes {
+            history.numbers.skip(createdCount)
+        } else {
+            number(with: &history.numbers) { _, _ in }
+        }
     }
 
     /// Numbers the instances the steps gave, in the order the steps finished, going on from
     /// `numbers`: a new instance gets the next number, an object seen before gets its number
     /// again, and so does an object shared within the graph.
+    /// - Parameter record: Told each step's number, if it has one.
     private func number(with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void) {
-        // The number each step gave, by step index (0 for none), and the steps finished so far.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { given in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { finished in
-                given.initialize(repeating: 0)
-                var finishedCount = 0
-                forEachInFinishOrder { index in
-                    defer {
-                        finished[finishedCount] = index
-                        finishedCount += 1
-                    }
-                    let number = number(of: index, given: given, finished: finished[..<finishedCount], &numbers)
+        let count = steps.count
+        // By step index, the number it gave (0 for none); the steps in the order they finished;
+        // the steps begun and not yet finished, as they were when each step began.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * count) { scratch in
+            let given = scratch.baseAddress.unsafelyUnwrapped
+            let finished = given + count
+            let unfinished = finished + count
+            given.initialize(repeating: 0, count: count)
+            var finishedCount = 0
+            var depth = 0
+            // Every step finishes after the steps below it, which follow it in `steps`.
+            for next in 0...count {
+                let parent = next < count ? Int(steps[next].parent) : -1
+                while depth > 0, next == count || unfinished[depth - 1] != parent {
+                    depth -= 1
+                    let index = unfinished[depth]
+                    let number = number(of: index, given: given, finished: UnsafeBufferPointer(start: finished, count: finishedCount), &numbers)
                     given[index] = number
+                    finished[finishedCount] = index
+                    finishedCount += 1
                     if number != 0 { record(index, number) }
+                }
+                if next < count {
+                    unfinished[depth] = next
+                    depth += 1
                 }
             }
         }
     }
 
     private func number(
-        of index: Int, given: UnsafeMutableBufferPointer<Int>, finished: Slice<UnsafeMutableBufferPointer<Int>>,
+        of index: Int, given: UnsafeMutablePointer<Int>, finished: UnsafeBufferPointer<Int>,
         _ numbers: inout InstanceNumbers
     ) -> Int {
         switch steps[index].outcome {
         case .sharedInGraph:
             let entry = steps[index].entry.unsafelyUnwrapped
             // Only an object is the same instance again; a value shared is a copy.
-            let maker = steps[..<index].lastIndex { $0.entry === entry && $0.outcome == .created }
-            guard let maker, steps[maker].objectType != nil else { return 0 }
-            return given[maker]
+            var maker = index - 1
+            while maker >= 0, steps[maker].entry !== entry || steps[maker].outcome != .created { maker -= 1 }
+            return maker >= 0 && steps[maker].objectType != nil ? given[maker] : 0
         case .created, .cached:
             let isNew = steps[index].outcome == .created
             guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
-            let number: Int
+            var number = 0
             // An object another step of this resolution gave is the same instance again (one
             // registration returning another's); any other made one is new.
-            if let earlier = finished.last(where: { steps[$0].object == object && given[$0] != 0 }) {
+            for earlier in finished.reversed() where steps[earlier].object == object && given[earlier] != 0 {
                 number = given[earlier]
-            } else if isNew {
-                number = numbers.assign()
-            } else {
-                number = numbers.number(ofStored: object) ?? 0
+                break
             }
+            if number == 0 { number = isNew ? numbers.assign() : numbers.number(ofStored: object) ?? 0 }
             if isNew, steps[index].entry.unsafelyUnwrapped.isStored { numbers.remember(stored: object, as: number) }
             return number
         case .pending, .failed:
             return 0
-        }
-    }
-
-    /// Calls `body` with each step's index in the order the steps finished: every step after
-    /// the steps below it, which follow it in `steps`.
-    private func forEachInFinishOrder(_ body: (Int) -> Void) {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: steps.count) { unfinished in
-            var depth = 0
-            for index in steps.indices {
-                let parent = steps[index].parent
-                while depth > 0, unfinished[depth - 1] != parent {
-                    depth -= 1
-                    body(Int(unfinished[depth]))
-                }
-                unfinished[depth] = Int32(truncatingIfNeeded: index)
-                depth += 1
-            }
-            while depth > 0 {
-                depth -= 1
-                body(Int(unfinished[depth]))
-            }
         }
     }
 
