@@ -350,7 +350,7 @@ extension Container: ResolutionSource {
 
     package var implicitCache: any InstanceCache { self }
 
-    package func makeObserver() -> (any ResolutionObserver)? { nil }
+    package func makeObserver() -> ObserverReference? { nil }
 }
 
 extension Container: InstanceCache {

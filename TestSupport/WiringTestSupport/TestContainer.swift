@@ -69,6 +69,9 @@ public final class TestContainer: Resolver, Sendable {
 
     deinit {
         changes.close()
+        state.withLock { state in
+            for recorder in state.idle + state.finished { recorder.detach() }
+        }
     }
 
     /// Tells this test container that a layer, an override or a fake changed.
@@ -265,7 +268,10 @@ public final class TestContainer: Resolver, Sendable {
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         let baseRegistry = base.registry
         let (recorder, registry) = makeRecorder(over: baseRegistry)
-        return try Resolution.run(source: self, registry: registry, cache: recorder.snapshot, observer: recorder) {
+        return try Resolution.run(
+            source: self, registry: registry, cache: recorder.snapshot,
+            observer: .passUnretained(recorder.reference.unsafelyUnwrapped)
+        ) {
             try $0.resolve(serviceType, name: name)
         }
     }
@@ -483,8 +489,8 @@ extension TestContainer: ResolutionSource {
 
     package var implicitCache: any InstanceCache { self }
 
-    package func makeObserver() -> (any ResolutionObserver)? {
-        makeRecorder()
+    package func makeObserver() -> ObserverReference? {
+        makeRecorder().reference
     }
 }
 

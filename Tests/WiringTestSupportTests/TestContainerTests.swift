@@ -291,6 +291,24 @@ import WiringTestSupport
         #expect(test.trace.roots.map(\.instance) == [1, 2, 3])
     }
 
+    @Test func aTestContainerAndWhatItRecordedGoAwayTogether() throws {
+        weak var base: Container?
+        weak var test: TestContainer?
+        try {
+            let container = makeAppContainer()
+            let testContainer = TestContainer(base: container)
+            base = container
+            test = testContainer
+            _ = try testContainer.resolve(Checkout.self)
+            _ = try testContainer.resolveAll(Cart.self)
+            _ = testContainer.verifyWiring()
+            _ = testContainer.trace
+            _ = try testContainer.resolve(Checkout.self)
+        }()
+        #expect(test == nil)
+        #expect(base == nil)
+    }
+
     @Test func numbersGoOnTheSameWhetherOrNotTheTraceWasReadBeforeClearing() throws {
         func render(readingBeforeClearing: Bool) throws -> String {
             let test = TestContainer(base: makeAppContainer())

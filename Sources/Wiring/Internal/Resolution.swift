@@ -41,27 +41,24 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) private var scratch = ScratchStack()
     @exclusivity(unchecked) private var thread = ThreadIdentity.current
     @exclusivity(unchecked) package private(set) var isActive = true
-    /// Told about every step when a test container records the resolution.
-    @exclusivity(unchecked) package var observer: (any ResolutionObserver)? {
-        didSet { unownedObserver = observer.map(UnownedObserver.init) }
-    }
-    /// `observer`, for calling on every step without reference counting.
-    @exclusivity(unchecked) private var unownedObserver: UnownedObserver?
+    /// Told about every step when a test container records the resolution; called on every
+    /// step without reference counting. Kept alive by whoever started the resolution, or by
+    /// `ownedObserver`.
+    @exclusivity(unchecked) private var unownedObserver: Unmanaged<ObserverReference>?
+    /// The observer, when this resolution owns it.
+    @exclusivity(unchecked) private var ownedObserver: ObserverReference?
     /// This resolution as the resolver its factories receive; owned here, released in `deinit`.
     @exclusivity(unchecked) private var lent: Unmanaged<LentResolver>?
 
     package init(source: any ResolutionSource) {
         borrowedSource = source
         retainedSource = source
-        observer = source.makeObserver()
-        unownedObserver = observer.map(UnownedObserver.init)
         lent = .passRetained(LentResolver(self))
+        observe(owning: source.makeObserver())
     }
 
-    private init(borrowing source: any ResolutionSource, observer: (any ResolutionObserver)?) {
+    private init(borrowing source: any ResolutionSource) {
         borrowedSource = source
-        self.observer = observer
-        unownedObserver = observer.map(UnownedObserver.init)
         lent = .passRetained(LentResolver(self))
     }
 
@@ -74,6 +71,14 @@ package final class Resolution: @unchecked Sendable {
     }
 
     package var source: any ResolutionSource { borrowedSource }
+
+    /// What follows the steps of this resolution, if anything does.
+    package var observer: (any ResolutionObserver)? { unownedObserver?._withUnsafeGuaranteedRef { $0.observer } }
+
+    private func observe(owning observer: ObserverReference?) {
+        ownedObserver = observer
+        unownedObserver = observer.map(Unmanaged.passUnretained)
+    }
 
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { steps.entries.map(\.key) }
@@ -117,9 +122,10 @@ package final class Resolution: @unchecked Sendable {
     /// Tells the observer the resolution is over, and lets it go.
     @inline(__always)
     private func endObserving() {
-        if _slowPath(observer != nil) {
-            observer.unsafelyUnwrapped.resolutionEnded()
-            observer = nil
+        if _slowPath(unownedObserver != nil) {
+            unownedObserver.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.observer.resolutionEnded() }
+            unownedObserver = nil
+            ownedObserver = nil
         }
     }
 
@@ -135,9 +141,9 @@ package final class Resolution: @unchecked Sendable {
     /// one while that is busy (a factory resolving straight from a container).
     @inline(__always)
     package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) throws -> Result {
-        let resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
+        let resolution = takeIdle() ?? Resolution(borrowing: source)
         resolution.borrowedSource = source
-        resolution.observer = source.makeObserver()
+        resolution.observe(owning: source.makeObserver())
         resolution.isActive = true
         return try run(resolution, body)
     }
@@ -147,7 +153,7 @@ package final class Resolution: @unchecked Sendable {
     package static func run<Result>(
         container: Container, registry: __owned Registry, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        let resolution = takeIdle() ?? Resolution(borrowing: container, observer: nil)
+        let resolution = takeIdle() ?? Resolution(borrowing: container)
         resolution.borrowedSource = container
         resolution.isActive = true
         resolution.unownedRegistry = Unmanaged.passUnretained(registry)
@@ -158,14 +164,15 @@ package final class Resolution: @unchecked Sendable {
 
     /// Runs a synchronous top-level call from `source`, whose plain keys are looked up in
     /// `registry` first, with their instances in `cache`, and whose steps `observer` follows.
+    /// The caller keeps `observer` alive until the call returns.
     @inline(__always)
     package static func run<Result>(
         source: any ResolutionSource, registry: __owned Registry, cache: any InstanceCache,
-        observer: (any ResolutionObserver)?, _ body: (Resolution) throws -> Result
+        observer: Unmanaged<ObserverReference>, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        let resolution = takeIdle() ?? Resolution(borrowing: source, observer: nil)
+        let resolution = takeIdle() ?? Resolution(borrowing: source)
         resolution.borrowedSource = source
-        resolution.observer = observer
+        resolution.unownedObserver = observer
         resolution.isActive = true
         resolution.unownedRegistry = Unmanaged.passUnretained(registry)
         resolution.registry = consume registry
@@ -318,7 +325,7 @@ package final class Resolution: @unchecked Sendable {
     /// `Service?`: each one costs a metadata lookup at run time.
     @inline(__always)
     func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        if _slowPath(observer != nil) { return try resolveObserved(found, as: serviceType) }
+        if _slowPath(unownedObserver != nil) { return try resolveObserved(found, as: serviceType) }
         return try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
             switch entry.lifetime {
             case .transient:
@@ -345,9 +352,9 @@ package final class Resolution: @unchecked Sendable {
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        // The resolution holds its observer for the whole call.
-        let observer = unownedObserver.unsafelyUnwrapped.value
-        observer.willResolve(found, path: path)
+        // The observer outlives the resolution.
+        let observer = unownedObserver.unsafelyUnwrapped
+        observer._withUnsafeGuaranteedRef { $0.observer.willResolve(found, path: path) }
         do {
             let instance = try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
                 switch entry.lifetime {
@@ -369,10 +376,10 @@ package final class Resolution: @unchecked Sendable {
                     return try resolveWeak(found, as: serviceType)
                 }
             }
-            observer.didResolve(instance, outcome: outcome)
+            observer._withUnsafeGuaranteedRef { $0.observer.didResolve(instance, outcome: outcome) }
             return instance
         } catch {
-            observer.didFail(found.entry.key, error: error)
+            observer._withUnsafeGuaranteedRef { $0.observer.didFail(found.entry.key, error: error) }
             throw error
         }
     }
@@ -535,7 +542,7 @@ package final class Resolution: @unchecked Sendable {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        observer?.didFail(key, error: error)
+        unownedObserver?._withUnsafeGuaranteedRef { $0.observer.didFail(key, error: error) }
         return error
     }
 }
@@ -569,15 +576,6 @@ package struct Found {
         unmanagedEntry = entry
         self.cache = cache.value
         origin = 0
-    }
-}
-
-/// An observer that its resolution keeps alive, held without reference counting.
-struct UnownedObserver {
-    unowned(unsafe) let value: any ResolutionObserver
-
-    init(_ value: any ResolutionObserver) {
-        self.value = value
     }
 }
 
@@ -623,6 +621,17 @@ package protocol ResolutionObserver: AnyObject, Sendable {
 
 extension ResolutionObserver {
     package func resolutionEnded() {}
+}
+
+/// An observer, as a resolution calls it on every step: through an unretained reference to
+/// this holder, whose constant `observer` is then called without reference counting. (An
+/// existential read from an unowned reference is retained and released around every call.)
+package final class ObserverReference: Sendable {
+    package let observer: any ResolutionObserver
+
+    package init(_ observer: any ResolutionObserver) {
+        self.observer = observer
+    }
 }
 
 /// A resolution is the resolver its factories receive: nested resolves share its path and graph.

@@ -9,7 +9,7 @@ package protocol ResolutionSource: AnyObject, Resolver {
     /// Where instances of unregistered (`Injectable`) types live.
     var implicitCache: any InstanceCache { get }
     /// What follows the steps of a new top-level resolution from here; `nil` when nobody does.
-    func makeObserver() -> (any ResolutionObserver)?
+    func makeObserver() -> ObserverReference?
 }
 
 extension ResolutionSource {

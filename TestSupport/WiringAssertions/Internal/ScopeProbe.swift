@@ -79,7 +79,7 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
 
     var implicitCache: any InstanceCache { self }
 
-    func makeObserver() -> (any ResolutionObserver)? { nil }
+    func makeObserver() -> ObserverReference? { nil }
 
     // MARK: InstanceCache
 

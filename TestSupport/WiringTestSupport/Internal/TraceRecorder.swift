@@ -65,11 +65,20 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// The steps begun and not yet finished, innermost last.
     @exclusivity(unchecked) private var open = RecordBuffer<Int32>()
     /// The test container outlives every resolution through it, and so every use of this.
-    private unowned(unsafe) let test: TestContainer
+    private let test: Unmanaged<TestContainer>
+    /// This recorder as a resolution calls it. It holds the recorder, which the test container
+    /// lets go of with `detach()` as it goes.
+    private(set) var reference: ObserverReference?
 
     init(test: TestContainer, snapshot: LayerSnapshot) {
-        self.test = test
+        self.test = .passUnretained(test)
         self.snapshot = snapshot
+        reference = ObserverReference(self)
+    }
+
+    /// Breaks the cycle between this recorder and its reference.
+    func detach() {
+        reference = nil
     }
 
     deinit {
@@ -81,7 +90,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
         let entry = found.entry
-        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.fakes.noteUsed(entry.key) }
+        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.takeUnretainedValue().fakes.noteUsed(entry.key) }
         if entry.isStored { hasStoredScopes = true }
         let parent = open.last ?? -1
         open.append(Int32(truncatingIfNeeded: steps.count))
@@ -154,7 +163,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         open.removeAll()
         if !hidden.isEmpty { identifyHiddenObjects() }
         live.removeAll()
-        test.finished(self)
+        test._withUnsafeGuaranteedRef { $0.finished(self) }
     }
 
     private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {

@@ -221,8 +221,8 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
 
     var implicitCache: any InstanceCache { self }
 
-    func makeObserver() -> (any ResolutionObserver)? {
-        VerificationObserver(sandbox: self)
+    func makeObserver() -> ObserverReference? {
+        ObserverReference(VerificationObserver(sandbox: self))
     }
 
     // MARK: InstanceCache
