@@ -230,11 +230,11 @@ public final class Container: Resolver, Sendable {
     /// Removes every registration of this container and the instances they made.
     public func removeAll() {
         let dropped = state.withLock { state in
-            defer { state = State(onChange: state.onChange) }
+            defer { state = State(observers: state.observers) }
             return (state.takeInstances { _ in true }, state)
         }
         withExtendedLifetime(dropped) {}
-        dropped.1.onChange?()
+        notify(dropped.1.observers)
     }
 
     /// The keys registered in this container (not its parents), in registration order.
@@ -253,7 +253,7 @@ public final class Container: Resolver, Sendable {
         /// Instances of unregistered (`Injectable`) types, whose entries are shared by all containers.
         var implicitInstances: [Int: (scope: Scope, object: AnyObject)] = [:]
         /// Told when the registrations change; see `observeChanges`.
-        var onChange: (@Sendable () -> Void)?
+        var observers: [any RegistrationObserver] = []
 
         /// The registry, ready to change: copied first if a reader may still use it.
         var mutableRegistry: Registry {
@@ -290,40 +290,56 @@ public final class Container: Resolver, Sendable {
     }
 
     package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
-        let (replaced, onChange) = state.withLock { state in
+        let (replaced, observers) = state.withLock { state in
             let previous = state.mutableRegistry.insert(entry)
             defer { previous?.slot.box = nil }
-            return (previous?.slot.box, state.onChange)
+            return (previous?.slot.box, state.observers)
         }
         withExtendedLifetime(replaced) {}
-        onChange?()
+        notify(observers)
         return Registration(key: entry.key, id: entry.id, container: self)
     }
 
     package func updateOptions<Service>(
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
-        let (dropped, onChange) = state.withLock { state -> (AnyObject?, (@Sendable () -> Void)?) in
-            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, nil) }
+        let (dropped, observers) = state.withLock { state -> (AnyObject?, [any RegistrationObserver]) in
+            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, []) }
             var options = current.options
             update(&options)
             _ = state.mutableRegistry.insert(current.copy(options: options))
             defer { current.slot.box = nil }
-            return (current.slot.box, state.onChange)
+            return (current.slot.box, state.observers)
         }
         withExtendedLifetime(dropped) {}
-        onChange?()
+        notify(observers)
     }
 
-    /// Calls `onChange` after every change to this container's registrations, outside its lock:
-    /// whoever keeps a copy of the registry (a test container's layers) knows to take a new one.
-    package func observeChanges(_ onChange: @escaping @Sendable () -> Void) {
-        state.withLock { $0.onChange = onChange }
+    /// Tells `observer` after every change to this container's registrations, outside its lock,
+    /// for as long as it is observing: whoever keeps a copy of the registry (a test container,
+    /// its layers) knows to take a new one.
+    package func observeChanges(_ observer: any RegistrationObserver) {
+        state.withLock { state in
+            state.observers.removeAll { !$0.isObserving }
+            state.observers.append(observer)
+        }
+    }
+
+    private func notify(_ observers: [any RegistrationObserver]) {
+        for observer in observers { observer.registrationsChanged() }
     }
 
     package var registry: Registry {
         state.withLock { $0.sharedRegistry }
     }
+}
+
+/// Told when a container's registrations change; see `Container.observeChanges`.
+package protocol RegistrationObserver: AnyObject, Sendable {
+    /// Whether it still wants to be told; one that does not is dropped.
+    var isObserving: Bool { get }
+    /// The registrations changed.
+    func registrationsChanged()
 }
 
 extension Container: ResolutionSource {

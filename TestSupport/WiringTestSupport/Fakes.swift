@@ -17,7 +17,7 @@ public final class Fakes: Sendable {
     }
 
     init(changes: ChangeSignal) {
-        container.observeChanges { changes.send() }
+        container.observeChanges(changes)
     }
 
     /// Whether relying on a fake is a problem: `verifyWiring()` lists each faked key when set.

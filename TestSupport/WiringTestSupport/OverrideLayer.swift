@@ -22,7 +22,7 @@ public final class OverrideLayer: Sendable {
     init(name: String, base: Container?, changes: ChangeSignal) {
         self.name = name
         self.base = base
-        overrides.observeChanges { changes.send() }
+        overrides.observeChanges(changes)
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1
             return next

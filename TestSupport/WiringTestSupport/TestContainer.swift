@@ -65,6 +65,7 @@ public final class TestContainer: Resolver, Sendable {
         self.fakes = Fakes(changes: signal)
         self.root = OverrideLayer(name: "test", base: base, changes: signal)
         signal.open(for: self)
+        base.observeChanges(signal)
     }
 
     deinit {
@@ -234,8 +235,8 @@ public final class TestContainer: Resolver, Sendable {
             return snapshot
         }
         let snapshot = LayerSnapshot(
-            layers: bound + state.layers.reversed() + [root], bound: bound, fakes: fakes.registry,
-            revision: state.revision, creationLock: creationLock)
+            layers: bound + state.layers.reversed() + [root], bound: bound, base: base.registry,
+            fakes: fakes.registry, revision: state.revision, creationLock: creationLock)
         state.snapshot = snapshot
         return snapshot
     }
@@ -266,13 +267,15 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let baseRegistry = base.registry
-        let (recorder, registry) = makeRecorder(over: baseRegistry)
-        return try Resolution.run(
-            source: self, registry: registry, cache: recorder.snapshot,
-            observer: .passUnretained(recorder.reference.unsafelyUnwrapped)
-        ) {
-            try $0.resolve(serviceType, name: name)
+        let recorder = makeRecorder()
+        // The recorder holds its snapshot, and the snapshot its registry, until the call returns.
+        return try recorder.unownedSnapshot._withUnsafeGuaranteedRef { snapshot in
+            try Resolution.run(
+                source: self, registry: snapshot.unownedRegistry, cache: snapshot,
+                observer: recorder.unownedReference.unsafelyUnwrapped
+            ) {
+                try $0.resolve(serviceType, name: name)
+            }
         }
     }
 
@@ -373,18 +376,9 @@ public final class TestContainer: Resolver, Sendable {
         state.withLock { state in recorder(&state, snapshot: snapshot(&state)) }
     }
 
-    /// A recorder for a resolution starting now, and the registry it looks plain keys up in
-    /// first: `baseRegistry` with the overrides on top.
-    private func makeRecorder(over baseRegistry: Registry) -> (TraceRecorder, Registry) {
-        state.withLock { state in
-            let snapshot = snapshot(&state)
-            return (recorder(&state, snapshot: snapshot), snapshot.registry(over: baseRegistry))
-        }
-    }
-
     private func recorder(_ state: inout State, snapshot: LayerSnapshot) -> TraceRecorder {
         guard let recorder = state.idle.popLast() else { return TraceRecorder(test: self, snapshot: snapshot) }
-        recorder.snapshot = snapshot
+        if recorder.snapshot !== snapshot { recorder.snapshot = snapshot }
         return recorder
     }
 
@@ -504,13 +498,14 @@ extension TestContainer: InstanceCache {
     }
 }
 
-/// Tells a test container that its layers, their overrides or its fakes changed, so that its
-/// next resolution takes a new ``LayerSnapshot``, without keeping the test container alive.
+/// Tells a test container that its base, its layers, their overrides or its fakes changed, so
+/// that its next resolution takes a new ``LayerSnapshot``, without keeping the test container
+/// alive.
 ///
 /// It holds the test container without a weak reference: a weakly referenced object has every
 /// retain and release take the runtime's slow path, and a test container is retained on every
 /// resolve. The test container closes the signal as it goes away instead.
-final class ChangeSignal: Sendable {
+final class ChangeSignal: RegistrationObserver {
     private let test = LockedState<UnownedTestContainer?>(nil)
 
     private struct UnownedTestContainer: @unchecked Sendable {
@@ -528,5 +523,13 @@ final class ChangeSignal: Sendable {
     func send() {
         // Under the lock, so that `close` waits for a change being sent to the test container.
         test.withLock { $0?.value.layersChanged() }
+    }
+
+    var isObserving: Bool {
+        test.withLock { $0 != nil }
+    }
+
+    func registrationsChanged() {
+        send()
     }
 }

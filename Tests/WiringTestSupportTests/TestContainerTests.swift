@@ -419,6 +419,21 @@ import WiringTestSupport
         #expect(try provider() == "b")
     }
 
+    @Test func aChangeToTheBaseAfterAResolveIsSeenByTheNext() throws {
+        let base = makeAppContainer()
+        let test = TestContainer(base: base)
+        _ = try test.resolve(Cart.self)
+        base.register(Ticket.self) { _ in Ticket() }
+        #expect(throws: Never.self) { try test.resolve(Ticket.self) }
+        base.register(Cart.self) { _ in Cart(network: FakeNetwork(label: "replaced")) }
+        #expect(try test.resolve(Cart.self).network.label == "replaced")
+        test.override(Payments.self) { _ in Payments(network: FakeNetwork(label: "overridden")) }
+        _ = try test.resolve(Payments.self)
+        base.register(Cart.self) { _ in Cart(network: FakeNetwork(label: "again")) }
+        #expect(try test.resolve(Cart.self).network.label == "again")
+        #expect(try test.resolve(Payments.self).network.label == "overridden")
+    }
+
     @Test func propertyWrappersResolveFromTheTestContainer() throws {
         final class Screen {
             @Injected var checkout: Checkout

@@ -22,16 +22,16 @@ package final class Resolution: @unchecked Sendable {
     /// strongly only once a resolver escapes and may outlive that call.
     @exclusivity(unchecked) private unowned(unsafe) var borrowedSource: any ResolutionSource
     @exclusivity(unchecked) private var retainedSource: (any ResolutionSource)?
-    /// The registry of the container resolved from, and of its ancestors a lookup reached,
-    /// as each was when first needed: later lookups take no lock.
-    /// Set together with `unownedRegistry`.
-    @exclusivity(unchecked) private var registry: Registry?
-    /// `registry`, for reading without reference counting on every step.
+    /// The registry of the container resolved from, as it was when first needed: later lookups
+    /// take no lock. Held by the caller of the top-level resolve, or else by `registry`.
     @exclusivity(unchecked) private var unownedRegistry: Unmanaged<Registry>?
+    @exclusivity(unchecked) private var registry: Registry?
     /// Where the instances of entries found in `registry` live, when every plain key the
     /// source resolves is either there or not registered at that level: plain keys can then be
     /// looked up there directly. A container's own cache; a test container's layers.
     @exclusivity(unchecked) private var directCache: UnownedCache?
+    /// The registries of the source's ancestors that a lookup reached, as each was when first
+    /// needed.
     @exclusivity(unchecked) private var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down. Each stays alive
     /// while it is on the path: the frame resolving it holds its lookup.
@@ -87,7 +87,7 @@ package final class Resolution: @unchecked Sendable {
     @inline(__always)
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
-            if let registry { return registry }
+            if let unownedRegistry { return unownedRegistry.takeUnretainedValue() }
             let fetched = fetch()
             registry = fetched
             unownedRegistry = Unmanaged.passUnretained(fetched)
@@ -164,18 +164,17 @@ package final class Resolution: @unchecked Sendable {
 
     /// Runs a synchronous top-level call from `source`, whose plain keys are looked up in
     /// `registry` first, with their instances in `cache`, and whose steps `observer` follows.
-    /// The caller keeps `observer` alive until the call returns.
+    /// The caller keeps all three alive until the call returns.
     @inline(__always)
     package static func run<Result>(
-        source: any ResolutionSource, registry: __owned Registry, cache: any InstanceCache,
+        source: any ResolutionSource, registry: Unmanaged<Registry>, cache: any InstanceCache,
         observer: Unmanaged<ObserverReference>, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         let resolution = takeIdle() ?? Resolution(borrowing: source)
         resolution.borrowedSource = source
         resolution.unownedObserver = observer
         resolution.isActive = true
-        resolution.unownedRegistry = Unmanaged.passUnretained(registry)
-        resolution.registry = consume registry
+        resolution.unownedRegistry = registry
         resolution.directCache = UnownedCache(cache)
         return try run(resolution, body)
     }

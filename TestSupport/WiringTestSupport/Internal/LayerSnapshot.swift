@@ -19,17 +19,39 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// The layers that have overrides, top first: most have none.
     private let overrides: ContiguousArray<(registry: Registry, origin: Int)>
     private let fakes: Registry?
+    /// The registry a resolution looks plain keys up in first: the base's, as it was when this
+    /// was taken, with the overrides on top. Every plain key is then either there, or not
+    /// overridden nor in the base itself.
+    let registry: Registry
+    /// `registry`, for handing to a resolution without reference counting.
+    let unownedRegistry: Unmanaged<Registry>
 
-    init(layers: [OverrideLayer], bound: [OverrideLayer], fakes: Registry, revision: Int, creationLock: RecursiveLock) {
+    init(
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Registry, fakes: Registry, revision: Int,
+        creationLock: RecursiveLock
+    ) {
         self.layers = layers
         self.bound = bound
         self.revision = revision
         self.creationLock = creationLock
-        self.overrides = ContiguousArray(layers.lazy.compactMap { layer in
+        let overrides = ContiguousArray(layers.lazy.compactMap { layer -> (registry: Registry, origin: Int)? in
             let registry = layer.overrides.registry
             return registry.order.isEmpty ? nil : (registry, layer.id)
         })
+        self.overrides = overrides
         self.fakes = fakes.order.isEmpty ? nil : fakes
+        if overrides.isEmpty {
+            registry = base
+        } else {
+            let merged = base.copy()
+            for layer in overrides.reversed() {
+                for entry in layer.registry.entries {
+                    _ = merged.insert(entry)
+                }
+            }
+            registry = merged
+        }
+        unownedRegistry = .passUnretained(registry)
     }
 
     /// The registration a resolution uses for `key`: the topmost override, else the base's
@@ -49,25 +71,6 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         }
         return nil
     }
-
-    /// The registry a resolution looks plain keys up in first: `base`, with the overrides on
-    /// top. Every plain key is then either there, or not overridden nor in `base` itself.
-    /// Called under the test container's lock.
-    func registry(over base: Registry) -> Registry {
-        guard !overrides.isEmpty else { return base }
-        if let merged, merged.base === base { return merged.registry }
-        let registry = base.copy()
-        for layer in overrides.reversed() {
-            for entry in layer.registry.entries {
-                _ = registry.insert(entry)
-            }
-        }
-        merged = (base, registry)
-        return registry
-    }
-
-    /// `base` with the overrides on top, for the base registry it was made from.
-    private var merged: (base: Registry, registry: Registry)?
 
     /// The layer whose override `entry` is, by origin; 0 for anything else.
     func origin(of entry: RegistrationEntry) -> Int {

@@ -61,7 +61,11 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// Whether the steps go into the trace, or only into counts and instance numbers.
     @exclusivity(unchecked) var keepsTree = true
     /// The layers the resolution looks up in, set by the test container before it starts.
-    @exclusivity(unchecked) var snapshot: LayerSnapshot
+    @exclusivity(unchecked) var snapshot: LayerSnapshot {
+        didSet { unownedSnapshot = .passUnretained(snapshot) }
+    }
+    /// `snapshot`, for handing to the resolution without reference counting.
+    @exclusivity(unchecked) private(set) var unownedSnapshot: Unmanaged<LayerSnapshot>
     /// The steps begun and not yet finished, innermost last.
     @exclusivity(unchecked) private var open = RecordBuffer<Int32>()
     /// The test container outlives every resolution through it, and so every use of this.
@@ -69,11 +73,16 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// This recorder as a resolution calls it. It holds the recorder, which the test container
     /// lets go of with `detach()` as it goes.
     private(set) var reference: ObserverReference?
+    /// `reference`, for handing to a resolution without reference counting.
+    private(set) var unownedReference: Unmanaged<ObserverReference>?
 
     init(test: TestContainer, snapshot: LayerSnapshot) {
         self.test = .passUnretained(test)
         self.snapshot = snapshot
-        reference = ObserverReference(self)
+        unownedSnapshot = .passUnretained(snapshot)
+        let reference = ObserverReference(self)
+        self.reference = reference
+        unownedReference = .passUnretained(reference)
     }
 
     /// Breaks the cycle between this recorder and its reference.
