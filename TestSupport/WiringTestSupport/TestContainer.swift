@@ -226,19 +226,25 @@ public final class TestContainer: Resolver, Sendable {
     /// The layers a resolution starting now sees, with their overrides and the fakes as they
     /// are now: the last snapshot, unless something changed since it was taken.
     func currentSnapshot() -> LayerSnapshot {
-        state.withLock { state in snapshot(&state) }
+        state.withLock { state in
+            updateSnapshot(&state)
+            return state.snapshot.unsafelyUnwrapped
+        }
     }
 
-    private func snapshot(_ state: inout State) -> LayerSnapshot {
-        let bound = state.boundLayerCount > 0 ? boundLayers() : []
-        if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: bound) {
-            return snapshot
+    /// Takes a new snapshot, unless the last one still describes the layers.
+    private func updateSnapshot(_ state: inout State) {
+        let bound: [OverrideLayer]
+        if state.boundLayerCount == 0 {
+            if state.snapshot?.isCurrent(revision: state.revision) == true { return }
+            bound = []
+        } else {
+            bound = boundLayers()
+            if state.snapshot?.isCurrent(revision: state.revision, bound: bound) == true { return }
         }
-        let snapshot = LayerSnapshot(
+        state.snapshot = LayerSnapshot(
             layers: bound + state.layers.reversed() + [root], bound: bound, base: base.registry,
             fakes: fakes.registry, revision: state.revision, creationLock: creationLock)
-        state.snapshot = snapshot
-        return snapshot
     }
 
     /// This task's `withOverrides` layers on this test container, top first.
@@ -373,13 +379,15 @@ public final class TestContainer: Resolver, Sendable {
 
     /// A recorder for a resolution starting now, with the layers it sees.
     private func makeRecorder() -> TraceRecorder {
-        state.withLock { state in recorder(&state, snapshot: snapshot(&state)) }
-    }
-
-    private func recorder(_ state: inout State, snapshot: LayerSnapshot) -> TraceRecorder {
-        guard let recorder = state.idle.popLast() else { return TraceRecorder(test: self, snapshot: snapshot) }
-        if recorder.snapshot !== snapshot { recorder.snapshot = snapshot }
-        return recorder
+        state.withLock { state in
+            updateSnapshot(&state)
+            let snapshot = Unmanaged.passUnretained(state.snapshot.unsafelyUnwrapped)
+            guard let recorder = state.idle.popLast() else {
+                return TraceRecorder(test: self, snapshot: snapshot.takeUnretainedValue())
+            }
+            if recorder.unownedSnapshot.toOpaque() != snapshot.toOpaque() { recorder.snapshot = snapshot.takeUnretainedValue() }
+            return recorder
+        }
     }
 
     /// Takes the recorder of a finished resolution. Its steps stay as recorded until something

@@ -122,11 +122,15 @@ package final class Resolution: @unchecked Sendable {
     /// Tells the observer the resolution is over, and lets it go.
     @inline(__always)
     private func endObserving() {
-        if _slowPath(unownedObserver != nil) {
-            unownedObserver.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.observer.resolutionEnded() }
-            unownedObserver = nil
-            ownedObserver = nil
-        }
+        if _slowPath(unownedObserver != nil) { endObservingNow() }
+    }
+
+    @inline(never)
+    private func endObservingNow() {
+        let observer = unownedObserver.unsafelyUnwrapped
+        unownedObserver = nil
+        observer._withUnsafeGuaranteedRef { $0.observer.resolutionEnded() }
+        if _slowPath(ownedObserver != nil) { ownedObserver = nil }
     }
 
     /// Marks the calling thread as the one running this resolution: an async resolution moves
@@ -187,9 +191,13 @@ package final class Resolution: @unchecked Sendable {
         do {
             result = try body(resolution)
         } catch {
+            resolution.isActive = false
+            resolution.endObserving()
             recycle(consume resolution)
             throw error
         }
+        resolution.isActive = false
+        resolution.endObserving()
         recycle(consume resolution)
         return result
     }
@@ -204,13 +212,11 @@ package final class Resolution: @unchecked Sendable {
         return resolution.takeRetainedValue()
     }
 
-    /// Ends a top-level call, keeping the resolution for the thread's next call unless a
-    /// resolver of it is still held somewhere.
+    /// Keeps a resolution whose call is over (and its observer told) for the thread's next
+    /// call, unless a resolver of it is still held somewhere.
     @inline(__always)
     private static func recycle(_ taken: __owned Resolution) {
         var resolution = consume taken
-        resolution.isActive = false
-        resolution.endObserving()
         guard isKnownUniquelyReferenced(&resolution) else {
             escaped(resolution)
             return
@@ -631,6 +637,7 @@ package final class ObserverReference: Sendable {
     package init(_ observer: any ResolutionObserver) {
         self.observer = observer
     }
+
 }
 
 /// A resolution is the resolver its factories receive: nested resolves share its path and graph.

@@ -82,7 +82,13 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     /// Whether this snapshot still describes the test container's layers.
     func isCurrent(revision: Int, bound: [OverrideLayer]) -> Bool {
-        self.revision == revision && (bound.isEmpty ? self.bound.isEmpty : self.bound.elementsEqual(bound, by: ===))
+        self.revision == revision && self.bound.elementsEqual(bound, by: ===)
+    }
+
+    /// Whether this snapshot still describes the test container's layers, when no task has
+    /// layers bound to it.
+    func isCurrent(revision: Int) -> Bool {
+        self.revision == revision && bound.isEmpty
     }
 
     /// The name of the layer a lookup found its registration in, by origin.
