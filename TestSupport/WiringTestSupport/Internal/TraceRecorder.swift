@@ -119,7 +119,8 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             steps[step].outcome = .sharedInGraph
             return
         }
-        if let object = directObjectReference(of: instance) {
+        if steps[step].entry.unsafelyUnwrapped.registersClass {
+            let object = unsafeBitCast(instance, to: AnyObject.self)
             noteObject(of: type(of: object), at: step)
             steps[step].object = ObjectIdentifier(object)
             live.append(object)
