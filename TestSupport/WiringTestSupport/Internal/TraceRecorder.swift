@@ -119,7 +119,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             steps[step].outcome = .sharedInGraph
             return
         }
-        if steps[step].entry.unsafelyUnwrapped.registersClass {
+        let entry = steps[step].entry.unsafelyUnwrapped
+        // The registered type is `Service` itself whenever it was asked for by its type.
+        if entry.registersClass, entry.key.typeIdentifier == ObjectIdentifier(Service.self) {
             let object = unsafeBitCast(instance, to: AnyObject.self)
             noteObject(of: type(of: object), at: step)
             steps[step].object = ObjectIdentifier(object)
