@@ -1,14 +1,14 @@
 import Wiring
 
 /// The layers of a test container as resolutions see them, top first, with the registries of
-/// their overrides and of the fakes as they were when it was taken. The test container keeps
-/// the last one and takes a new one only when a layer, an override or a fake changed, so a
-/// top-level resolve neither locks every layer nor allocates.
+/// the base, their overrides and the fakes as they were when it was taken. The test container
+/// keeps the last one and takes a new one only when the base, a layer, an override or a fake
+/// changed, so a top-level resolve neither locks the base or every layer nor allocates.
 ///
 /// It is also the cache of every instance a resolution through the test container keeps: it
 /// looks in every layer, top first, and stores in the top one.
 final class LayerSnapshot: InstanceCache, @unchecked Sendable {
-    // `merged` changes only under the test container's lock; everything else never changes.
+    // Nothing here changes after `init`; the registries it holds are never changed once shared.
     /// Every layer, top first: the task's `withOverrides` layers, the pushed ones, the root.
     let layers: [OverrideLayer]
     /// The task-bound layers it was taken with, top first.
