@@ -75,7 +75,7 @@ public final class TestContainer: Resolver, Sendable {
         }
     }
 
-    /// Tells this test container that a layer, an override or a fake changed.
+    /// Tells this test container that its base, a layer, an override or a fake changed.
     private let changes: ChangeSignal
 
     fileprivate func layersChanged() {

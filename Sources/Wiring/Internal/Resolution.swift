@@ -357,7 +357,7 @@ package final class Resolution: @unchecked Sendable {
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        // The observer outlives the resolution.
+        // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
         let observer = unownedObserver.unsafelyUnwrapped
         observer._withUnsafeGuaranteedRef { $0.observer.willResolve(found, path: path) }
         do {
@@ -637,7 +637,6 @@ package final class ObserverReference: Sendable {
     package init(_ observer: any ResolutionObserver) {
         self.observer = observer
     }
-
 }
 
 /// A resolution is the resolver its factories receive: nested resolves share its path and graph.

@@ -1,6 +1,7 @@
 /// A growable list for one owner that mutates it on one thread at a time, such as a recorder
 /// during its resolution: appending skips the copy-on-write and bounds checks an array makes,
 /// which on every recorded step cost more than the rest of recording it. The owner frees it.
+/// Copies share the storage, so only the owner's copy may change it.
 struct RecordBuffer<Element>: RandomAccessCollection {
     private var base: UnsafeMutablePointer<Element>?
     private var capacity = 0

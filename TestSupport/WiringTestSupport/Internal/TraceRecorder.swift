@@ -197,7 +197,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         return index + 1..<end
     }
 
-    /// Empties the recorder for its next resolution, releasing the instances it held.
+    /// Empties the recorder for its next resolution, letting go of the registrations it noted.
     func reset() {
         steps.removeAll()
         if !failures.isEmpty { failures = [:] }
