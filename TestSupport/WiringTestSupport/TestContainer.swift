@@ -39,11 +39,17 @@ public final class TestContainer: Resolver, Sendable {
         /// How many `withOverrides` layers of this test container are bound to tasks now.
         var boundLayerCount = 0
         /// The layers as the last resolution saw them; reused while nothing changed.
-        var snapshot: LayerSnapshot?
+        var snapshot: LayerSnapshot? {
+            didSet { unownedSnapshot = snapshot.map(Unmanaged.passUnretained) }
+        }
+        var unownedSnapshot: Unmanaged<LayerSnapshot>?
+        /// The revision `snapshot` describes, while no layer is bound to a task; else -1.
+        var snapshotRevision = -1
+        // Each recorder is held once: by one of these lists, or by the resolution using it.
         /// Recorders of finished resolutions, in the order they finished, not yet replayed.
-        var finished: [TraceRecorder] = []
+        var finished: [Unmanaged<TraceRecorder>] = []
         /// Recorders ready for the next resolution.
-        var idle: [TraceRecorder] = []
+        var idle: [Unmanaged<TraceRecorder>] = []
         /// For each stored instance made here: the registrations used below it, by key.
         var madeWith: [Int: [(key: ServiceKey, entryID: Int?)]] = [:]
     }
@@ -71,7 +77,10 @@ public final class TestContainer: Resolver, Sendable {
     deinit {
         changes.close()
         state.withLock { state in
-            for recorder in state.idle + state.finished { recorder.detach() }
+            for recorder in state.idle + state.finished {
+                recorder.takeUnretainedValue().detach()
+                recorder.release()
+            }
         }
     }
 
@@ -233,7 +242,14 @@ public final class TestContainer: Resolver, Sendable {
     }
 
     /// Takes a new snapshot, unless the last one still describes the layers.
+    @inline(__always)
     private func updateSnapshot(_ state: inout State) {
+        if state.snapshotRevision == state.revision, state.boundLayerCount == 0 { return }
+        takeSnapshot(&state)
+    }
+
+    @inline(never)
+    private func takeSnapshot(_ state: inout State) {
         let bound: [OverrideLayer]
         if state.boundLayerCount == 0 {
             if state.snapshot?.isCurrent(revision: state.revision) == true { return }
@@ -245,6 +261,7 @@ public final class TestContainer: Resolver, Sendable {
         state.snapshot = LayerSnapshot(
             layers: bound + state.layers.reversed() + [root], bound: bound, base: base.registry,
             fakes: fakes.registry, revision: state.revision, creationLock: creationLock)
+        state.snapshotRevision = bound.isEmpty ? state.revision : -1
     }
 
     /// This task's `withOverrides` layers on this test container, top first.
@@ -273,14 +290,15 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let recorder = makeRecorder()
         // The recorder holds its snapshot, and the snapshot its registry, until the call returns.
-        return try recorder.unownedSnapshot._withUnsafeGuaranteedRef { snapshot in
-            try Resolution.run(
-                source: self, registry: snapshot.unownedRegistry, cache: snapshot,
-                observer: recorder.unownedReference.unsafelyUnwrapped
-            ) {
-                try $0.resolve(serviceType, name: name)
+        try makeRecorder()._withUnsafeGuaranteedRef { recorder in
+            try recorder.unownedSnapshot._withUnsafeGuaranteedRef { snapshot in
+                try Resolution.run(
+                    source: self, registry: snapshot.unownedRegistry, cache: snapshot,
+                    observer: recorder.unownedReference.unsafelyUnwrapped
+                ) {
+                    try $0.resolve(serviceType, name: name)
+                }
             }
         }
     }
@@ -318,8 +336,10 @@ public final class TestContainer: Resolver, Sendable {
         let recorders = history.withLock { history in
             let recorders = takeFinished()
             for recorder in recorders {
-                recorder.forget(into: &history)
-                recorder.reset()
+                recorder._withUnsafeGuaranteedRef { recorder in
+                    recorder.forget(into: &history)
+                    recorder.reset()
+                }
             }
             history.roots = []
             history.counts = [:]
@@ -377,15 +397,19 @@ public final class TestContainer: Resolver, Sendable {
 
     // MARK: Recording
 
-    /// A recorder for a resolution starting now, with the layers it sees.
-    private func makeRecorder() -> TraceRecorder {
+    /// A recorder for a resolution starting now, with the layers it sees. The caller holds it
+    /// until the resolution ends, when ``finished(_:)`` takes it back.
+    private func makeRecorder() -> Unmanaged<TraceRecorder> {
         state.withLock { state in
             updateSnapshot(&state)
-            let snapshot = Unmanaged.passUnretained(state.snapshot.unsafelyUnwrapped)
             guard let recorder = state.idle.popLast() else {
-                return TraceRecorder(test: self, snapshot: snapshot.takeUnretainedValue())
+                return .passRetained(TraceRecorder(test: self, snapshot: state.snapshot.unsafelyUnwrapped))
             }
-            if recorder.unownedSnapshot.toOpaque() != snapshot.toOpaque() { recorder.snapshot = snapshot.takeUnretainedValue() }
+            recorder._withUnsafeGuaranteedRef { recorder in
+                if recorder.unownedSnapshot.toOpaque() != state.unownedSnapshot.unsafelyUnwrapped.toOpaque() {
+                    recorder.snapshot = state.snapshot.unsafelyUnwrapped
+                }
+            }
             return recorder
         }
     }
@@ -395,12 +419,15 @@ public final class TestContainer: Resolver, Sendable {
     /// against the layers as they are now, for dependencies overridden since they were made.
     func finished(_ recorder: TraceRecorder) {
         if recorder.hasStoredScopes { checkStoredInstances(recorder) }
+        // The reference `makeRecorder` handed out, which goes back to a list.
+        let handle = Unmanaged.passUnretained(recorder)
+        let isEmpty = recorder.steps.isEmpty
         state.withLock { state in
-            if recorder.steps.isEmpty {
-                state.idle.append(recorder)
+            if isEmpty {
+                state.idle.append(handle)
             } else {
-                recorder.keepsTree = state.isRecording
-                state.finished.append(recorder)
+                handle._withUnsafeGuaranteedRef { $0.keepsTree = state.isRecording }
+                state.finished.append(handle)
             }
         }
     }
@@ -410,8 +437,10 @@ public final class TestContainer: Resolver, Sendable {
         let (result, recorders) = history.withLock { history in
             let recorders = takeFinished()
             for recorder in recorders {
-                recorder.replay(into: &history)
-                recorder.reset()
+                recorder._withUnsafeGuaranteedRef { recorder in
+                    recorder.replay(into: &history)
+                    recorder.reset()
+                }
             }
             return (body(&history), recorders)
         }
@@ -419,7 +448,7 @@ public final class TestContainer: Resolver, Sendable {
         return result
     }
 
-    private func takeFinished() -> [TraceRecorder] {
+    private func takeFinished() -> [Unmanaged<TraceRecorder>] {
         state.withLock { state in
             defer { state.finished = [] }
             return state.finished
@@ -492,7 +521,7 @@ extension TestContainer: ResolutionSource {
     package var implicitCache: any InstanceCache { self }
 
     package func makeObserver() -> ObserverReference? {
-        makeRecorder().reference
+        makeRecorder()._withUnsafeGuaranteedRef(\.reference)
     }
 }
 

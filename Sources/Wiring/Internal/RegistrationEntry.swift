@@ -23,9 +23,9 @@ package class RegistrationEntry: @unchecked Sendable {
     // Read on every resolution; kept apart so reading them copies no strings or arrays.
     package let lifetime: Scope.Lifetime
     package let hasHooks: Bool
-    /// Whether the registered type is a class, so that every instance is an object. (One of a
+    /// The registered type when it is a class, so that every instance is an object. (One of a
     /// protocol type may be an object too.)
-    package let registersClass: Bool
+    package let registeredClass: ObjectIdentifier?
     /// Where the container that owns this registration keeps its stored-scope instance.
     /// Guarded by that container's lock.
     package let slot = InstanceSlot()
@@ -47,7 +47,7 @@ package class RegistrationEntry: @unchecked Sendable {
         self.options = options
         self.lifetime = options.scope.lifetime
         self.hasHooks = !options.hooks.isEmpty
-        self.registersClass = key.serviceType is AnyClass
+        self.registeredClass = key.serviceType is AnyClass ? key.typeIdentifier : nil
     }
 
     /// A copy with other options (and an empty slot); subclasses keep their factory.

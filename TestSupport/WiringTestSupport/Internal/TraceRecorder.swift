@@ -15,7 +15,8 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// One step: the registration used (none when nothing was registered), where it came from,
     /// the step it was resolved for and what it gave.
     struct Step {
-        let entry: RegistrationEntry?
+        /// Kept alive by the recorder's `kept` entries, not by the step: see ``KeptEntries``.
+        let unmanagedEntry: Unmanaged<RegistrationEntry>?
         let origin: Int32
         /// The index of the step this one was resolved for; -1 for a top-level request.
         let parent: Int32
@@ -24,6 +25,15 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         var objectType: ObjectIdentifier?
         /// The object it gave, if its number may depend on which object it is.
         var object: ObjectIdentifier?
+
+        var entry: RegistrationEntry? { unmanagedEntry?.takeUnretainedValue() }
+
+        init(entry: Unmanaged<RegistrationEntry>?, origin: Int32, parent: Int32, outcome: Outcome) {
+            unmanagedEntry = entry
+            self.origin = origin
+            self.parent = parent
+            self.outcome = outcome
+        }
     }
 
     enum Outcome: UInt8 {
@@ -39,9 +49,15 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     }
 
     @exclusivity(unchecked) private(set) var steps = RecordBuffer<Step>()
+    /// The registrations the steps used, until the snapshot changes.
+    @exclusivity(unchecked) private var kept = KeptEntries()
+    /// The ids of registrations first kept since the test container last took what this
+    /// recorder used: every registration a step used is in `kept`, so these are all it has
+    /// not been told of.
+    @exclusivity(unchecked) private var newlyUsed: [Int] = []
     /// Every object the steps gave, until the resolution ends: while it runs, no two of its
     /// objects can have the same address, so identifiers tell them apart.
-    @exclusivity(unchecked) private var live = RecordBuffer<AnyObject>()
+    @exclusivity(unchecked) private var live = RecordBuffer<Unmanaged<AnyObject>>()
     /// The objects behind a protocol, which only a costly cast tells apart, by step, until the
     /// resolution ends: then only those whose number may depend on it are told apart.
     @exclusivity(unchecked) private var hidden = RecordBuffer<(step: Int, instance: Any)>()
@@ -62,7 +78,11 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     @exclusivity(unchecked) var keepsTree = true
     /// The layers the resolution looks up in, set by the test container before it starts.
     @exclusivity(unchecked) var snapshot: LayerSnapshot {
-        didSet { unownedSnapshot = .passUnretained(snapshot) }
+        didSet {
+            unownedSnapshot = .passUnretained(snapshot)
+            // Set only between resolutions, when no step refers to a kept entry.
+            kept.removeAll()
+        }
     }
     /// `snapshot`, for handing to the resolution without reference counting.
     @exclusivity(unchecked) private(set) var unownedSnapshot: Unmanaged<LayerSnapshot>
@@ -92,15 +112,18 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 
     deinit {
         steps.deallocate()
+        kept.deallocate()
+        for object in live { object.release() }
         live.deallocate()
         hidden.deallocate()
         open.deallocate()
     }
 
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
-        let entry = found.entry
-        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.takeUnretainedValue().fakes.noteUsed(entry.key) }
-        if entry.isStored { hasStoredScopes = true }
+        let entry = found.unmanagedEntry
+        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.takeUnretainedValue().fakes.noteUsed(entry.takeUnretainedValue().key) }
+        if entry._withUnsafeGuaranteedRef(\.isStored) { hasStoredScopes = true }
+        if _slowPath(kept.keep(entry)) { newlyUsed.append(entry._withUnsafeGuaranteedRef(\.id)) }
         let parent = open.last ?? -1
         open.append(Int32(truncatingIfNeeded: steps.count))
         steps.append(Step(entry: entry, origin: Int32(truncatingIfNeeded: found.origin), parent: parent, outcome: .pending))
@@ -119,13 +142,14 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             steps[step].outcome = .sharedInGraph
             return
         }
-        let entry = steps[step].entry.unsafelyUnwrapped
         // The registered type is `Service` itself whenever it was asked for by its type.
-        if entry.registersClass, entry.key.typeIdentifier == ObjectIdentifier(Service.self) {
+        if steps[step].unmanagedEntry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.registeredClass })
+            == ObjectIdentifier(Service.self)
+        {
             let object = unsafeBitCast(instance, to: AnyObject.self)
             noteObject(of: type(of: object), at: step)
             steps[step].object = ObjectIdentifier(object)
-            live.append(object)
+            live.append(.passRetained(object))
             return
         }
         let boxed = instance as Any
@@ -174,6 +198,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     func resolutionEnded() {
         open.removeAll()
         if !hidden.isEmpty { identifyHiddenObjects() }
+        for object in live { object.release() }
         live.removeAll()
         test._withUnsafeGuaranteedRef { $0.finished(self) }
     }
@@ -200,6 +225,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// Empties the recorder for its next resolution, letting go of the registrations it noted.
     func reset() {
         steps.removeAll()
+        // A test container whose base's ancestors keep changing would otherwise keep every
+        // registration they ever had.
+        if kept.count > 4096 { kept.removeAll() }
         if !failures.isEmpty { failures = [:] }
         if !staleDependencies.isEmpty { staleDependencies = [:] }
         hasStoredScopes = false
@@ -218,11 +246,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         var roots: [Int] = []
         for (index, step) in steps.enumerated() {
             if step.parent < 0 { roots.append(index) } else { children[Int(step.parent)].append(index) }
-            if let entry = step.entry {
-                history.counts[entry.key, default: 0] += 1
-                history.used.insert(entry.id)
-            }
+            if let entry = step.entry { history.counts[entry.key, default: 0] += 1 }
         }
+        takeNewlyUsed(into: &history)
         var numbers = [Int?](repeating: nil, count: steps.count)
         number(with: &history.numbers) { numbers[$0] = $1 }
 
@@ -266,9 +292,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps nobody looked at. Registrations still count as used, and instance numbers go on
     /// from where they were; an instance a stored scope keeps keeps its number.
     func forget(into history: inout TraceHistory) {
-        for index in steps.indices {
-            if let id = steps[index].entry?.id { history.used.insert(id) }
-        }
+        takeNewlyUsed(into: &history)
         // Each instance made is new unless it is an object another step gave, which takes one of
         // the same class, or a kept one, which takes a stored scope.
         if !mayRepeatObjects && !hasStoredScopes {
@@ -276,6 +300,12 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         } else {
             number(with: &history.numbers) { _, _ in }
         }
+    }
+
+    private func takeNewlyUsed(into history: inout TraceHistory) {
+        guard !newlyUsed.isEmpty else { return }
+        for id in newlyUsed { history.used.insert(id) }
+        newlyUsed.removeAll(keepingCapacity: true)
     }
 
     /// Numbers the instances the steps gave, in the order the steps finished, going on from
@@ -322,7 +352,11 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
             let entry = steps[index].entry.unsafelyUnwrapped
             // Only an object is the same instance again; a value shared is a copy.
             var maker = index - 1
-            while maker >= 0, steps[maker].entry !== entry || steps[maker].outcome != .created { maker -= 1 }
+            while maker >= 0, steps[maker].unmanagedEntry?.toOpaque() != Unmanaged.passUnretained(entry).toOpaque()
+                || steps[maker].outcome != .created
+            {
+                maker -= 1
+            }
             return maker >= 0 && steps[maker].objectType != nil ? given[maker] : 0
         case .created, .cached:
             let isNew = steps[index].outcome == .created
