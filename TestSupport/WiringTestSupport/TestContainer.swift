@@ -47,9 +47,9 @@ public final class TestContainer: Resolver, Sendable {
         var snapshotRevision = -1
         // Each recorder is held once: by one of these lists, or by the resolution using it.
         /// Recorders of finished resolutions, in the order they finished, not yet replayed.
-        var finished: [Unmanaged<TraceRecorder>] = []
+        var finished = RecordBuffer<Unmanaged<TraceRecorder>>()
         /// Recorders ready for the next resolution.
-        var idle: [Unmanaged<TraceRecorder>] = []
+        var idle = RecordBuffer<Unmanaged<TraceRecorder>>()
         /// For each stored instance made here: the registrations used below it, by key.
         var madeWith: [Int: [(key: ServiceKey, entryID: Int?)]] = [:]
     }
@@ -77,10 +77,12 @@ public final class TestContainer: Resolver, Sendable {
     deinit {
         changes.close()
         state.withLock { state in
-            for recorder in state.idle + state.finished {
+            for recorder in [state.idle, state.finished].joined() {
                 recorder.takeUnretainedValue().detach()
                 recorder.release()
             }
+            state.idle.deallocate()
+            state.finished.deallocate()
         }
     }
 
@@ -345,7 +347,9 @@ public final class TestContainer: Resolver, Sendable {
             history.counts = [:]
             return recorders
         }
-        state.withLock { $0.idle.append(contentsOf: recorders) }
+        state.withLock { state in
+            for recorder in recorders { state.idle.append(recorder) }
+        }
     }
 
     /// How often a service was resolved through this test container, at any depth.
@@ -402,9 +406,10 @@ public final class TestContainer: Resolver, Sendable {
     private func makeRecorder() -> Unmanaged<TraceRecorder> {
         state.withLock { state in
             updateSnapshot(&state)
-            guard let recorder = state.idle.popLast() else {
+            guard !state.idle.isEmpty else {
                 return .passRetained(TraceRecorder(test: self, snapshot: state.snapshot.unsafelyUnwrapped))
             }
+            let recorder = state.idle.removeLast()
             recorder._withUnsafeGuaranteedRef { recorder in
                 if recorder.unownedSnapshot.toOpaque() != state.unownedSnapshot.unsafelyUnwrapped.toOpaque() {
                     recorder.snapshot = state.snapshot.unsafelyUnwrapped
@@ -444,14 +449,18 @@ public final class TestContainer: Resolver, Sendable {
             }
             return (body(&history), recorders)
         }
-        if !recorders.isEmpty { state.withLock { $0.idle.append(contentsOf: recorders) } }
+        if !recorders.isEmpty {
+            state.withLock { state in
+                for recorder in recorders { state.idle.append(recorder) }
+            }
+        }
         return result
     }
 
     private func takeFinished() -> [Unmanaged<TraceRecorder>] {
         state.withLock { state in
-            defer { state.finished = [] }
-            return state.finished
+            defer { state.finished.removeAll() }
+            return Array(state.finished)
         }
     }
 

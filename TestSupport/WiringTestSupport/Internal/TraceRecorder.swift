@@ -146,10 +146,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         if steps[step].unmanagedEntry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.registeredClass })
             == ObjectIdentifier(Service.self)
         {
-            let object = unsafeBitCast(instance, to: AnyObject.self)
-            noteObject(of: type(of: object), at: step)
-            steps[step].object = ObjectIdentifier(object)
-            live.append(.passRetained(object))
+            // Through a raw pointer: a cast to `AnyObject` would copy, and so retain, the instance.
+            let object = Unmanaged<AnyObject>.fromOpaque(unsafeBitCast(instance, to: UnsafeRawPointer.self))
+            object._withUnsafeGuaranteedRef { object in
+                noteObject(of: type(of: object), at: step)
+                steps[step].object = ObjectIdentifier(object)
+            }
+            live.append(object.retain())
             return
         }
         let boxed = instance as Any
