@@ -135,13 +135,14 @@ enum AsyncCreations {
 
     private static let inFlight = LockedState<[Key: Task<UncheckedSendable<AnyObject>, any Error>]>([:])
 
+    /// The instance, and whether this call made it rather than another that was already making it.
     static func instance(
         cache: any InstanceCache, entry: RegistrationEntry,
         make: @escaping @Sendable () async throws -> UncheckedSendable<AnyObject>
-    ) async throws -> AnyObject {
+    ) async throws -> (instance: AnyObject, madeHere: Bool) {
         let key = Key(cache: ObjectIdentifier(cache), entry: entry.id)
-        let task = inFlight.withLock { tasks in
-            if let running = tasks[key] { return running }
+        let (task, madeHere) = inFlight.withLock { tasks in
+            if let running = tasks[key] { return (running, false) }
             let task = Task {
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
                 let made = try await make()
@@ -149,9 +150,9 @@ enum AsyncCreations {
                 return made
             }
             tasks[key] = task
-            return task
+            return (task, true)
         }
-        return try await task.value.value
+        return (try await task.value.value, madeHere)
     }
 }
 
@@ -169,26 +170,43 @@ extension Resolution {
             claimThread()
             return try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
+        guard let observer else { return try await resolveIsolated(isolated, found, key).instance }
+        observer.willResolve(Found(found), path: path)
+        do {
+            let (instance, outcome) = try await resolveIsolated(isolated, found, key)
+            observer.didResolve(instance, outcome: outcome)
+            return instance
+        } catch {
+            observer.didFail(key, error: error)
+            throw error
+        }
+    }
+
+    /// Resolves a registration whose factory must be awaited, saying how it got the instance.
+    nonisolated(nonsending)
+    private func resolveIsolated<Service>(
+        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey
+    ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
         switch entry.lifetime {
         case .transient:
             try enter(entry)
             defer { leave() }
-            return try await makeIsolated(isolated, entry, key)
+            return (try await makeIsolated(isolated, entry, key), .created)
 
         case .graph:
-            if let instance = graphInstance(for: entry, as: Service.self) { return instance }
+            if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .sharedInGraph) }
             try enter(entry)
             defer { leave() }
-            return try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }
+            return (try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }, .created)
 
         case .container, .custom, .weak:
             if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
-                return instance
+                return (instance, .cached)
             }
             try enter(entry)
             defer { leave() }
-            let box = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
+            let (box, madeHere) = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
                 let instance = try await self.makeIsolated(isolated, entry, key)
                 let value = instance as Any
                 if entry.lifetime == .weak {
@@ -202,9 +220,9 @@ extension Resolution {
                 return UncheckedSendable(InstanceBox.make(instance))
             }
             guard let instance = try stored(box, entry, key, as: Service.self) else {
-                return try await makeIsolated(isolated, entry, key)
+                return (try await makeIsolated(isolated, entry, key), .created)
             }
-            return instance
+            return (instance, madeHere ? .created : .cached)
         }
     }
 

@@ -319,6 +319,15 @@ public final class TestContainer: Resolver, Sendable {
         try resolveAllTopLevel(serviceType)
     }
 
+    /// Resolves with `await`, for async and main-actor factories, through the layers and the
+    /// base like ``resolve(_:name:)``, and recorded like it.
+    ///
+    /// ```swift
+    /// test.override(DatabaseURL.self) { _ in DatabaseURL("memory://") }
+    /// let database = try await test.async.resolve(Database.self)   // an async factory of the base
+    /// ```
+    public var async: AsyncResolver { AsyncResolver(source: self) }
+
     /// Drops the instances the test container keeps for a scope, in every layer.
     public func resetScope(_ scope: Scope) {
         let dropped = activeLayers.flatMap { $0.cache.reset(scope) }

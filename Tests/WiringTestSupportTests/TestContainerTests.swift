@@ -434,6 +434,39 @@ import WiringTestSupport
         #expect(try test.resolve(Payments.self).network.label == "overridden")
     }
 
+    @Test func asyncFactoriesResolveThroughTheLayersAndAreRecorded() async throws {
+        final class Session: Sendable {
+            let network: any Network
+            init(network: any Network) async {
+                await Task.yield()
+                self.network = network
+            }
+        }
+        let base = makeAppContainer()
+        base.registerAsync(Session.self) { r in await Session(network: try r.resolve()) }
+        let test = TestContainer(base: base)
+        test.override((any Network).self) { _ in FakeNetwork(label: "awaited") }
+
+        let session = try await test.async.resolve(Session.self)
+        #expect(session.network.label == "awaited")
+        #expect(try await base.async.resolve(Session.self).network.label == "live")
+        base.registerAsync(Ticket.self) { _ in
+            await Task.yield()
+            return Ticket()
+        }.scope(.container)
+        let ticket = try await test.async.resolve(Ticket.self)
+        #expect(try await test.async.resolve(Ticket.self) === ticket)
+        _ = try await test.async.resolve(Session.self)
+        #expect(test.trace.render() == """
+            Session .graph new #2
+            └── Network .container new #1 (override "test")
+            Ticket .container new #3
+            Ticket .container cached #3
+            Session .graph new #4
+            └── Network .container cached #1 (override "test")
+            """)
+    }
+
     @Test func propertyWrappersResolveFromTheTestContainer() throws {
         final class Screen {
             @Injected var checkout: Checkout
