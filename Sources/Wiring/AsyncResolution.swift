@@ -68,18 +68,31 @@ extension Container {
 /// let database = try await container.async.resolve(Database.self)
 /// container.registerAsync(Repository.self) { r in try await Repository(database: r.resolve()) }
 /// ```
+///
+/// A factory's resolver resolves into the factory's own resolution, so `.graph` instances are
+/// shared and cycles found, one call at a time. Calls it makes concurrently (`async let`, task
+/// groups) each get a resolution of their own below the same path: cycles are still found, but
+/// a `.graph` instance is shared only within each.
 public struct AsyncResolver: Sendable {
     private let source: any ResolutionSource
     private let resolution: Resolution?
+    /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
+    private let turn: Int
+    /// The registrations being resolved when the factory got this resolver, top first.
+    private let ancestors: [RegistrationEntry]
 
     package init(source: any ResolutionSource) {
         self.source = source
         self.resolution = nil
+        self.turn = 0
+        self.ancestors = []
     }
 
-    init(resolution: Resolution) {
+    init(resolution: Resolution, turn: Int) {
         self.source = resolution.source
         self.resolution = resolution
+        self.turn = turn
+        self.ancestors = resolution.pathEntries
     }
 
     /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
@@ -106,11 +119,20 @@ public struct AsyncResolver: Sendable {
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
         if let resolution, resolution.isActive {
-            return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
+            if resolution.takeAsyncTurn(turn) {
+                defer { resolution.endAsyncTurn(turn) }
+                return try await resolution.resolveAsync(key, as: serviceType, turn: turn, arguments: repeat each arguments)
+            }
+            // Another task of the same factory is resolving in it (`async let`): this call gets a
+            // resolution of its own, below the same path.
+            let concurrent = Resolution(source: source)
+            concurrent.continuePath(ancestors)
+            defer { concurrent.finish() }
+            return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
         }
         let resolution = Resolution(source: source)
         defer { resolution.finish() }
-        return try await resolution.resolveAsync(key, as: serviceType, arguments: repeat each arguments)
+        return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
     }
 }
 
@@ -157,9 +179,19 @@ enum AsyncCreations {
 }
 
 extension Resolution {
+    /// The first call of a new resolution, which takes its first turn.
+    nonisolated(nonsending)
+    func resolveFirstAsync<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    ) async throws -> Service {
+        _ = takeAsyncTurn(0)
+        return try await resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
+    }
+
+    /// Resolves in turn `turn`, which the caller took.
     nonisolated(nonsending)
     func resolveAsync<Service, each Argument>(
-        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+        _ key: ServiceKey, as serviceType: Service.Type, turn: Int, arguments: repeat each Argument
     ) async throws -> Service {
         guard let found = lookup(key, as: serviceType) else {
             throw notRegistered(key)
@@ -170,10 +202,10 @@ extension Resolution {
             claimThread()
             return try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
-        guard let observer else { return try await resolveIsolated(isolated, found, key).instance }
+        guard let observer else { return try await resolveIsolated(isolated, found, key, turn: turn).instance }
         observer.willResolve(Found(found), path: path)
         do {
-            let (instance, outcome) = try await resolveIsolated(isolated, found, key)
+            let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn)
             observer.didResolve(instance, outcome: outcome)
             return instance
         } catch {
@@ -185,20 +217,20 @@ extension Resolution {
     /// Resolves a registration whose factory must be awaited, saying how it got the instance.
     nonisolated(nonsending)
     private func resolveIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey
+        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
         switch entry.lifetime {
         case .transient:
             try enter(entry)
             defer { leave() }
-            return (try await makeIsolated(isolated, entry, key), .created)
+            return (try await makeIsolated(isolated, entry, key, turn: turn), .created)
 
         case .graph:
             if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .sharedInGraph) }
             try enter(entry)
             defer { leave() }
-            return (try await makeIsolated(isolated, entry, key) { self.keepInGraph($0, for: entry) }, .created)
+            return (try await makeIsolated(isolated, entry, key, turn: turn) { self.keepInGraph($0, for: entry) }, .created)
 
         case .container, .custom, .weak:
             if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
@@ -207,7 +239,7 @@ extension Resolution {
             try enter(entry)
             defer { leave() }
             let (box, madeHere) = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
-                let instance = try await self.makeIsolated(isolated, entry, key)
+                let instance = try await self.makeIsolated(isolated, entry, key, turn: turn)
                 let value = instance as Any
                 if entry.lifetime == .weak {
                     guard type(of: value) is AnyClass else {
@@ -220,7 +252,7 @@ extension Resolution {
                 return UncheckedSendable(InstanceBox.make(instance))
             }
             guard let instance = try stored(box, entry, key, as: Service.self) else {
-                return (try await makeIsolated(isolated, entry, key), .created)
+                return (try await makeIsolated(isolated, entry, key, turn: turn), .created)
             }
             return (instance, madeHere ? .created : .cached)
         }
@@ -228,14 +260,15 @@ extension Resolution {
 
     nonisolated(nonsending)
     private func makeIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey,
+        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
         keep: (Service) -> Void = { _ in }
     ) async throws -> Service {
         let instance: Service
         do {
             switch isolated {
             case .async(let factory):
-                instance = try await factory(AsyncResolver(resolution: self))
+                // The factory's calls take the next turn, while this call waits for it.
+                instance = try await factory(AsyncResolver(resolution: self, turn: turn + 1))
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)
                 instance = try await MainActor.run {

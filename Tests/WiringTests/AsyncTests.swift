@@ -91,6 +91,47 @@ struct AsyncTests {
         }
     }
 
+    @Test func concurrentResolvesFromOneFactoryEachGetAResolutionOfTheirOwn() async throws {
+        final class Pair {
+            let first: Connection, second: Connection
+            init(first: Connection, second: Connection) { (self.first, self.second) = (first, second) }
+        }
+        let container = Container()
+        container.registerAsync(Connection.self) { _ in try await Connection.open("concurrent") }
+        container.registerAsync(Pair.self) { r in
+            async let first = r.resolve(Connection.self)
+            async let second = r.resolve(Connection.self)
+            return try await Pair(first: first, second: second)
+        }
+        // Run under Thread Sanitizer in CI: the two calls once shared one path and `.graph` table.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<25 {
+                        let pair = try await container.async.resolve(Pair.self)
+                        #expect(pair.first.url == "concurrent" && pair.second.url == "concurrent")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func aCycleThroughConcurrentResolvesIsFound() async throws {
+        final class Node {}
+        let container = Container()
+        container.registerAsync(Node.self) { r in
+            async let first = r.resolve(Connection.self)
+            async let second = r.resolve(Node.self)
+            _ = try await (first, second)
+            return Node()
+        }
+        container.registerAsync(Connection.self) { _ in try await Connection.open("slow") }
+        let error = try await #require(throws: ResolutionError.self) { try await container.async.resolve(Node.self) }
+        #expect(error.summary == "circular dependency while resolving Node")
+        #expect(error.path == [ServiceKey(Node.self), ServiceKey(Node.self)])
+    }
+
     @Test func aThrowingAsyncFactoryIsWrapped() async throws {
         let container = Container()
         container.registerAsync(Connection.self) { _ -> Connection in throw SampleError() }

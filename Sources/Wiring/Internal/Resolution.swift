@@ -83,6 +83,37 @@ package final class Resolution: @unchecked Sendable {
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { steps.entries.map(\.key) }
 
+    /// The registrations being resolved, from the top-level request down.
+    package var pathEntries: [RegistrationEntry] { steps.entries }
+
+    /// Starts this resolution below `ancestors`, which the caller keeps alive until it ends, so
+    /// that its cycles and errors count them.
+    package func continuePath(_ ancestors: [RegistrationEntry]) {
+        for entry in ancestors { steps.push(entry) }
+    }
+
+    // MARK: Async turns
+
+    /// How many async calls are under way in this resolution, each waiting on the next: only a
+    /// call from the innermost one's factory may resolve here. Concurrent calls of one factory
+    /// would otherwise change the path and the `.graph` instances at the same time.
+    private let asyncTurn = LockedState(0)
+
+    /// Takes turn `turn` (the number of async calls its caller is nested in), unless another
+    /// call of the same factory has it.
+    package func takeAsyncTurn(_ turn: Int) -> Bool {
+        asyncTurn.withLock { current in
+            guard current == turn else { return false }
+            current = turn + 1
+            return true
+        }
+    }
+
+    /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
+    package func endAsyncTurn(_ turn: Int) {
+        asyncTurn.withLock { $0 = turn }
+    }
+
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
     @inline(__always)
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
