@@ -42,6 +42,7 @@ public final class TestContainer: Resolver, Sendable {
         var snapshot: LayerSnapshot? {
             didSet { unownedSnapshot = snapshot.map(Unmanaged.passUnretained) }
         }
+        /// `snapshot`, for comparing with a recorder's without reference counting.
         var unownedSnapshot: Unmanaged<LayerSnapshot>?
         /// The revision `snapshot` describes, while no layer is bound to a task; else -1.
         var snapshotRevision = -1
@@ -250,6 +251,8 @@ public final class TestContainer: Resolver, Sendable {
         takeSnapshot(&state)
     }
 
+    /// `updateSnapshot` when the revision alone cannot tell: it also compares the layers bound
+    /// to this task.
     @inline(never)
     private func takeSnapshot(_ state: inout State) {
         let bound: [OverrideLayer]

@@ -121,7 +121,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
         let entry = found.unmanagedEntry
-        if _slowPath(found.origin == TestContainer.fakeOrigin) { test.takeUnretainedValue().fakes.noteUsed(entry.takeUnretainedValue().key) }
+        if _slowPath(found.origin == TestContainer.fakeOrigin) {
+            test.takeUnretainedValue().fakes.noteUsed(entry.takeUnretainedValue().key)
+        }
         if entry._withUnsafeGuaranteedRef(\.isStored) { hasStoredScopes = true }
         if _slowPath(kept.keep(entry)) { newlyUsed.append(entry._withUnsafeGuaranteedRef(\.id)) }
         let parent = open.last ?? -1
