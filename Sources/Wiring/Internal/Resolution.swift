@@ -53,12 +53,14 @@ package final class Resolution: @unchecked Sendable {
     package init(source: any ResolutionSource) {
         borrowedSource = source
         retainedSource = source
+        asyncTurn = LockedState(0)
         lent = .passRetained(LentResolver(self))
         observe(owning: source.makeObserver())
     }
 
     private init(borrowing source: any ResolutionSource) {
         borrowedSource = source
+        asyncTurn = nil
         lent = .passRetained(LentResolver(self))
     }
 
@@ -96,22 +98,23 @@ package final class Resolution: @unchecked Sendable {
 
     /// How many async calls are under way in this resolution, each waiting on the next: only a
     /// call from the innermost one's factory may resolve here. Concurrent calls of one factory
-    /// would otherwise change the path and the `.graph` instances at the same time.
-    private let asyncTurn = LockedState(0)
+    /// would otherwise change the path and the `.graph` instances at the same time. Only a
+    /// resolution made by `init(source:)` resolves asynchronously; a thread's has none.
+    private let asyncTurn: LockedState<Int>?
 
     /// Takes turn `turn` (the number of async calls its caller is nested in), unless another
     /// call of the same factory has it.
     package func takeAsyncTurn(_ turn: Int) -> Bool {
-        asyncTurn.withLock { current in
+        asyncTurn?.withLock { current in
             guard current == turn else { return false }
             current = turn + 1
             return true
-        }
+        } ?? false
     }
 
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
     package func endAsyncTurn(_ turn: Int) {
-        asyncTurn.withLock { $0 = turn }
+        asyncTurn?.withLock { $0 = turn }
     }
 
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
