@@ -51,7 +51,7 @@ extension Container {
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
                 options: .init(scope: .graph), isolatedFactory: .mainActor(factory)
             ) { resolver in
-                guard ThreadIdentity.isMainQueue else { throw NeedsAwait(isMainActor: true) }
+                guard MainQueue.isCurrent else { throw NeedsAwait(isMainActor: true) }
                 return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
             })
     }
@@ -74,7 +74,9 @@ extension Container {
 /// groups) each get a resolution of their own below the same path: cycles are still found, but
 /// a `.graph` instance is shared only within each.
 public struct AsyncResolver: Sendable {
-    private let source: any ResolutionSource
+    /// What a top-level async call resolves from; `nil` in a factory's resolver, which must not
+    /// keep its container alive (an instance may keep the resolver).
+    private let source: (any ResolutionSource)?
     private let resolution: Resolution?
     /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
     private let turn: Int
@@ -89,7 +91,7 @@ public struct AsyncResolver: Sendable {
     }
 
     init(resolution: Resolution, turn: Int) {
-        self.source = resolution.source
+        self.source = nil
         self.resolution = resolution
         self.turn = turn
         self.ancestors = resolution.pathEntries
@@ -118,19 +120,27 @@ public struct AsyncResolver: Sendable {
     private func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        if let resolution, resolution.isActive {
-            if resolution.takeAsyncTurn(turn) {
+        if let resolution {
+            switch resolution.takeAsyncTurn(turn) {
+            case .taken:
                 defer { resolution.endAsyncTurn(turn) }
                 return try await resolution.resolveAsync(key, as: serviceType, turn: turn, arguments: repeat each arguments)
+            case .busy:
+                // Another task of the same factory is resolving in it (`async let`): this call gets
+                // a resolution of its own, below the same path.
+                let concurrent = Resolution(source: resolution.source)
+                concurrent.continuePath(ancestors)
+                defer { concurrent.finish() }
+                return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+            case .finished:
+                // Kept past its factory: a new call, from the source if it still exists.
+                let source = try resolution.sourceForNewCall(key)
+                let fresh = Resolution(source: source)
+                defer { fresh.finish() }
+                return try await fresh.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
             }
-            // Another task of the same factory is resolving in it (`async let`): this call gets a
-            // resolution of its own, below the same path.
-            let concurrent = Resolution(source: source)
-            concurrent.continuePath(ancestors)
-            defer { concurrent.finish() }
-            return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
         }
-        let resolution = Resolution(source: source)
+        let resolution = Resolution(source: source.unsafelyUnwrapped)
         defer { resolution.finish() }
         return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
     }
@@ -145,37 +155,6 @@ struct NeedsAwait: Error {
 package enum IsolatedFactory<Service>: Sendable {
     case async(@Sendable (AsyncResolver) async throws -> Service)
     case mainActor(@MainActor @Sendable (any Resolver) throws -> Service)
-}
-
-/// Tasks making `.container` (and other stored-scope) instances with async factories, so every
-/// concurrent request awaits the one creation.
-enum AsyncCreations {
-    private struct Key: Hashable {
-        let cache: ObjectIdentifier
-        let entry: Int
-    }
-
-    private static let inFlight = LockedState<[Key: Task<UncheckedSendable<AnyObject>, any Error>]>([:])
-
-    /// The instance, and whether this call made it rather than another that was already making it.
-    static func instance(
-        cache: any InstanceCache, entry: RegistrationEntry,
-        make: @escaping @Sendable () async throws -> UncheckedSendable<AnyObject>
-    ) async throws -> (instance: AnyObject, madeHere: Bool) {
-        let key = Key(cache: ObjectIdentifier(cache), entry: entry.id)
-        let (task, madeHere) = inFlight.withLock { tasks in
-            if let running = tasks[key] { return (running, false) }
-            let task = Task {
-                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-                let made = try await make()
-                cache.store(made.value, for: entry)
-                return made
-            }
-            tasks[key] = task
-            return (task, true)
-        }
-        return (try await task.value.value, madeHere)
-    }
 }
 
 extension Resolution {
@@ -196,11 +175,12 @@ extension Resolution {
         guard let found = lookup(key, as: serviceType) else {
             throw notRegistered(key)
         }
-        guard !key.takesArguments, let isolated = unsafeDowncast(found.entry, to: FactoryEntry<Service>.self).isolatedFactory
+        guard !key.takesArguments, let isolated = (found.entry as? FactoryEntry<Service>)?.isolatedFactory
         else {
             // A synchronous factory: the whole resolution below runs on this thread.
-            claimThread()
-            return try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+            return try ResolutionThread.withAsyncResolution(self) {
+                try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+            }
         }
         guard let observer else { return try await resolveIsolated(isolated, found, key, turn: turn).instance }
         observer.willResolve(Found(found), path: path)
@@ -214,7 +194,8 @@ extension Resolution {
         }
     }
 
-    /// Resolves a registration whose factory must be awaited, saying how it got the instance.
+    /// Resolves a registration whose factory must be awaited, saying how it got the instance:
+    /// the step of `ResolutionStep.swift`, with awaits.
     nonisolated(nonsending)
     private func resolveIsolated<Service>(
         _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int
@@ -230,38 +211,39 @@ extension Resolution {
             if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .sharedInGraph) }
             try enter(entry)
             defer { leave() }
-            return (try await makeIsolated(isolated, entry, key, turn: turn) { self.keepInGraph($0, for: entry) }, .created)
+            let instance = try await makeIsolated(isolated, entry, key, turn: turn) { self.keepInGraph($0, for: entry) }
+            return (instance, .created)
 
         case .container, .custom, .weak:
-            if let box = found.cache.cachedInstance(for: entry), let instance = try stored(box, entry, key, as: Service.self) {
-                return (instance, .cached)
-            }
+            let cache = found.cache
+            if let instance = try keptInstance(in: cache, for: entry, as: Service.self) { return (instance, .cached) }
+            if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .cached) }
             try enter(entry)
             defer { leave() }
-            let (box, madeHere) = try await AsyncCreations.instance(cache: found.cache, entry: entry) {
-                let instance = try await self.makeIsolated(isolated, entry, key, turn: turn)
-                let value = instance as Any
-                if entry.lifetime == .weak {
-                    guard type(of: value) is AnyClass else {
-                        throw ResolutionError(
-                            key: key, path: self.path, reason: .weakScopeRequiresClass(actual: type(of: value)),
-                            site: entry.site)
-                    }
-                    return UncheckedSendable(WeakInstanceBox(value as AnyObject))
+            var claim: Creations.Claim
+            repeat {
+                claim = try await Creations.claimAsync(entry, in: cache.creationStore, by: owner, path: path)
+                if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: Service.self) {
+                    return (instance, .cached)
                 }
-                return UncheckedSendable(InstanceBox.make(instance))
+            } while claim == .waited
+            defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
+            var box: AnyObject?
+            let instance = try await makeIsolated(isolated, entry, key, turn: turn) { instance in
+                box = try self.box(instance, for: entry)
+                self.keepInGraph(instance, for: entry)
             }
-            guard let instance = try stored(box, entry, key, as: Service.self) else {
-                return (try await makeIsolated(isolated, entry, key, turn: turn), .created)
-            }
-            return (instance, madeHere ? .created : .cached)
+            cache.store(box.unsafelyUnwrapped, for: entry)
+            return (instance, .created)
         }
     }
 
+    /// Runs an isolated factory, keeps the instance where this resolution finds it (`keep`),
+    /// then runs the hooks; a failure forgets what `keep` kept.
     nonisolated(nonsending)
     private func makeIsolated<Service>(
         _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
-        keep: (Service) -> Void = { _ in }
+        keep: (Service) throws -> Void = { _ in }
     ) async throws -> Service {
         let instance: Service
         do {
@@ -272,27 +254,21 @@ extension Resolution {
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)
                 instance = try await MainActor.run {
-                    resolution.value.claimThread()
-                    return UncheckedSendable(try factory(resolution.value.resolver))
+                    try ResolutionThread.withAsyncResolution(resolution.value) {
+                        UncheckedSendable(try factory(resolution.value.resolver))
+                    }
                 }.value
             }
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            throw ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
+            throw resolutionError(error, entry, key)
         }
-        keep(instance)
-        claimThread()
-        try complete(entry, key, instance)
+        try keep(instance)
+        do {
+            try ResolutionThread.withAsyncResolution(self) { try complete(entry, instance) }
+        } catch {
+            graph.forget(entry.id)
+            throw error
+        }
         return instance
-    }
-
-    private func stored<Service>(
-        _ box: AnyObject, _ entry: RegistrationEntry, _ key: ServiceKey, as serviceType: Service.Type
-    ) throws -> Service? {
-        if entry.lifetime == .weak {
-            return try held(box, key, as: serviceType)
-        }
-        return unsafeDowncast(box, to: InstanceBox.self).value(as: Service.self)
     }
 }

@@ -13,16 +13,14 @@
 public final class Container: Resolver, Sendable {
     /// The container whose registrations this one falls back to.
     public let parent: Container?
-    package let creationLock: RecursiveLock
     private let state = LockedState(State())
+    /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
+    private let implicitInstances = InstanceStore()
 
     /// A container with no registrations.
     /// - Parameter parent: A container whose registrations this one sees and may replace.
     public init(parent: Container? = nil) {
         self.parent = parent
-        // One lock for the whole tree: a parent's singleton may be made for a child and the
-        // other way round, and two locks taken in both orders could deadlock.
-        self.creationLock = parent?.creationLock ?? RecursiveLock()
     }
 
     /// A container built from modules, applied in order: a later registration of the same key wins.
@@ -157,6 +155,8 @@ public final class Container: Resolver, Sendable {
             return (state.sharedRegistry, nil)
         }
         guard let registry else {
+            // `keptInstance` is an `InstanceBox`: an entry's lifetime never changes (`.scope()`
+            // makes a new entry with an empty slot), and only `.container` and custom ones are read.
             return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
         }
         return try Resolution.run(container: self, registry: registry) { try $0.resolve(serviceType, name: nil) }
@@ -223,8 +223,9 @@ public final class Container: Resolver, Sendable {
         let dropped = state.withLock { state in
             state.takeInstances { $0 == scope }
         }
+        let droppedImplicit = implicitInstances.reset(scope)
         // Released here, outside the lock: a deinit may well use the container.
-        withExtendedLifetime(dropped) {}
+        withExtendedLifetime((dropped, droppedImplicit)) {}
     }
 
     /// Removes every registration of this container and the instances they made.
@@ -233,7 +234,8 @@ public final class Container: Resolver, Sendable {
             defer { state = State(observers: state.observers) }
             return (state.takeInstances { _ in true }, state)
         }
-        withExtendedLifetime(dropped) {}
+        let droppedImplicit = implicitInstances.removeAll()
+        withExtendedLifetime((dropped, droppedImplicit)) {}
         notify(dropped.1.observers)
     }
 
@@ -250,8 +252,6 @@ public final class Container: Resolver, Sendable {
         /// (Reference counts alone would say when readers are done, but not in a way the thread
         /// sanitizer can see.)
         var isShared = false
-        /// Instances of unregistered (`Injectable`) types, whose entries are shared by all containers.
-        var implicitInstances: [Int: (scope: Scope, object: AnyObject)] = [:]
         /// Told when the registrations change; see `observeChanges`.
         var observers: [any RegistrationObserver] = []
 
@@ -280,10 +280,6 @@ public final class Container: Resolver, Sendable {
             for entry in registry.entries where matching(entry.scope) {
                 if let box = entry.slot.box { taken.append(box) }
                 entry.slot.box = nil
-            }
-            for (id, instance) in implicitInstances where matching(instance.scope) {
-                taken.append(instance.object)
-                implicitInstances[id] = nil
             }
             return taken
         }
@@ -371,19 +367,15 @@ extension Container: ResolutionSource {
 
 extension Container: InstanceCache {
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        state.withLock { state in
-            entry.options.isImplicit ? state.implicitInstances[entry.id]?.object : entry.slot.box
-        }
+        if entry.options.isImplicit { return implicitInstances.instance(for: entry) }
+        return state.withLock { _ in entry.slot.box }
     }
 
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
+        if entry.options.isImplicit { return implicitInstances.store(instance, for: entry) }
         state.withLock { state in
-            if entry.options.isImplicit {
-                state.implicitInstances[entry.id] = (entry.scope, instance)
-            } else if state.registry[entry.key] === entry {
-                // An entry replaced while its instance was being made keeps nothing.
-                entry.slot.box = instance
-            }
+            // An entry replaced while its instance was being made keeps nothing.
+            if state.registry[entry.key] === entry { entry.slot.box = instance }
         }
     }
 }

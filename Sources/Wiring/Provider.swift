@@ -19,7 +19,7 @@ public struct Provider<Service>: Sendable, ImplicitlyResolvable {
     }
 
     package static func implicitInstance(name: String?, source: any ResolutionSource) -> Provider {
-        Provider(source, name: name)
+        Provider(WeakSource(source), name: name)
     }
 
     /// Resolves the service.
@@ -61,7 +61,7 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     }
 
     package static func implicitInstance(name: String?, source: any ResolutionSource) -> Lazy {
-        Lazy(source, name: name)
+        Lazy(WeakSource(source), name: name)
     }
 
     /// The service, resolved on the first call; later calls return the same result.
@@ -90,5 +90,37 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// Whether the service has been resolved (successfully or not).
     public var isResolved: Bool {
         state.withLock { $0 != nil }
+    }
+}
+
+/// The container behind a `Provider` or `Lazy` that a resolution made, held weakly: an instance
+/// that keeps one (a `.container` singleton, say) must not keep its container alive for ever.
+/// Used once the container is gone, it throws `container-released`.
+final class WeakSource: Resolver, @unchecked Sendable {
+    // Set once in `init`, never changed: reading it from any thread is safe.
+    private weak var source: (any ResolutionSource)?
+
+    init(_ source: any ResolutionSource) {
+        self.source = source
+    }
+
+    private func source(for key: @autoclosure () -> ServiceKey) throws -> any ResolutionSource {
+        guard let source else { throw ResolutionError.containerReleased(for: key()) }
+        return source
+    }
+
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try source(for: ServiceKey(serviceType, name: name)).resolve(serviceType, name: name)
+    }
+
+    func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws -> Service {
+        try source(for: ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self))
+            .resolve(serviceType, name: name, arguments: repeat each arguments)
+    }
+
+    func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try source(for: ServiceKey(serviceType)).resolveAll(serviceType)
     }
 }

@@ -28,6 +28,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// A synchronous resolve met a factory that must be awaited: an async one, or one isolated
         /// to the main actor while off the main thread.
         case requiresAwait(mainActor: Bool)
+        /// The path grew longer than `limit` registrations, which only an endless recursion does.
+        case tooDeep(limit: Int)
+        /// A resolver, `Provider` or `Lazy` kept past its resolution was used after its
+        /// container was freed.
+        case containerReleased
     }
 
     /// A registration, by key and the place in source that made it.
@@ -70,7 +75,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A short, stable name for the kind of failure: `not-registered`, `circular-dependency`,
-    /// `factory-failed`, `type-mismatch`, `weak-scope-requires-class`.
+    /// `factory-failed`, `type-mismatch`, `weak-scope-requires-class`, `no-container`,
+    /// `requires-await`, `resolution-too-deep`, `container-released`.
     public var identifier: String {
         switch reason {
         case .notRegistered: "not-registered"
@@ -80,6 +86,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .weakScopeRequiresClass: "weak-scope-requires-class"
         case .noContainer: "no-container"
         case .requiresAwait: "requires-await"
+        case .tooDeep: "resolution-too-deep"
+        case .containerReleased: "container-released"
         }
     }
 
@@ -102,6 +110,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             mainActor
                 ? "the factory of \(key) is isolated to the main actor, and this synchronous resolve is not running on the main actor"
                 : "the factory of \(key) is async, so a synchronous resolve cannot run it"
+        case .tooDeep(let limit):
+            "resolving \(key) went deeper than \(limit) registrations"
+        case .containerReleased:
+            "the container to resolve \(key) from has been freed"
         }
     }
 
@@ -115,7 +127,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         default:
             break
         }
-        lines.append("  path: " + path.map(\.description).joined(separator: " -> "))
+        if case .tooDeep = reason, path.count > 8 {
+            let head = path.prefix(3).map(\.description)
+            let tail = path.suffix(3).map(\.description)
+            lines.append("  path: " + (head + ["… \(path.count - 6) more …"] + tail).joined(separator: " -> "))
+        } else {
+            lines.append("  path: " + path.map(\.description).joined(separator: " -> "))
+        }
         if let site { lines.append("  registered at: \(site)") }
         if case .notRegistered(let nearMisses) = reason, !nearMisses.isEmpty {
             lines.append("  registered for \(key.typeDescription):")
@@ -139,7 +157,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 : registration + ", or ask for one of the keys registered above."
         case .circularDependency(let cycle):
             let first = cycle.first.map(\.typeDescription) ?? key.typeDescription
-            return "break the cycle: inject `Provider<\(first)>` or `Lazy<\(first)>` instead, or set the back reference in `.initCompleted { r, instance in … }` on a .graph or .container registration."
+            return "break the cycle: inject `Provider<\(first)>` or `Lazy<\(first)>` and call it only after the initializers have run, or set the back reference in `.initCompleted { r, instance in … }` on either registration, in any scope but .transient."
         case .factoryFailed:
             return "make the factory of \(key) succeed here (the error above is the factory's own), or catch it inside the factory."
         case .typeMismatch(let expected, _):
@@ -151,6 +169,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return mainActor
                 ? "resolve it from @MainActor code, or with \(call) from anywhere."
                 : "resolve it with \(call), or from an async factory (`registerAsync`)."
+        case .tooDeep(let limit):
+            return "look for a recursion the path repeats (a factory or hook that resolves what leads back to it); real object graphs stay far below \(limit) levels."
+        case .containerReleased:
+            return "keep the container alive for as long as instances that hold a resolver, `Provider` or `Lazy` from it are used."
         case .noContainer:
             return "bind a container for the task with `Container.withCurrent(container) { … }`, or set `Container.shared = container` once at launch."
         }
@@ -158,7 +180,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     private var registrationCall: String {
         var parts = ["\(key.typeDescription).self"]
-        if let name = key.name { parts.append("name: \"\(name)\"") }
+        if let name = key.name { parts.append("name: \(name.swiftLiteral)") }
         return parts.joined(separator: ", ")
     }
 }
@@ -166,6 +188,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 extension ResolutionError {
     package static func noContainer(for key: ServiceKey) -> ResolutionError {
         ResolutionError(key: key, path: [key], reason: .noContainer)
+    }
+
+    package static func containerReleased(for key: ServiceKey) -> ResolutionError {
+        ResolutionError(key: key, path: [key], reason: .containerReleased)
     }
 }
 
@@ -185,6 +211,23 @@ extension Resolver {
 }
 
 extension String {
+    /// The string as a Swift string literal, quotes and backslashes escaped, so that a fix
+    /// that shows it compiles as written.
+    package var swiftLiteral: String {
+        var literal = "\""
+        for character in unicodeScalars {
+            switch character {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            default: literal.unicodeScalars.append(character)
+            }
+        }
+        return literal + "\""
+    }
+
     package func padding(toLength length: Int) -> String {
         count >= length ? self : self + String(repeating: " ", count: length - count)
     }

@@ -75,7 +75,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// `Animal`, `Animal (name: "mimi")`, `Animal (arguments: String, Bool)`.
     public var description: String {
         var details: [String] = []
-        if let name { details.append("name: \"\(name)\"") }
+        if let name { details.append("name: \(name.swiftLiteral)") }
         let arguments = argumentTypes
         if !arguments.isEmpty {
             details.append("arguments: " + arguments.map(typeName).joined(separator: ", "))

@@ -52,7 +52,7 @@ package func checkRegistered(_ keys: [ServiceKey], in resolver: any Resolver, at
         }
     }
     let example = missing[0]
-    let name = example.name.map { ", name: \"\($0)\"" } ?? ""
+    let name = example.name.map { ", name: \($0.swiftLiteral)" } ?? ""
     lines.append("  fix: register each, e.g. `container.register(\(example.typeDescription).self\(name)) { r in … }`")
     recordFailure(lines.joined(separator: "\n"), at: site)
 }

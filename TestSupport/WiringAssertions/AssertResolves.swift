@@ -94,7 +94,7 @@ package func checkResolves<Service, Concrete, each Argument>(
         lines.append("  resolved from: \(registration)")
     }
     let typeName = typeName(serviceType)
-    let nameArgument = name.map { ", name: \"\($0)\"" } ?? ""
+    let nameArgument = name.map { ", name: \($0.swiftLiteral)" } ?? ""
     lines.append(
         "  fix: override it before it is first resolved, e.g. "
             + "`test.override(\(typeName).self\(nameArgument)) { _ in \(expected)(…) }`, "

@@ -14,7 +14,7 @@ public final class OverrideLayer: Sendable {
     package let id: Int
     /// Holds the overrides; never resolved from directly.
     package let overrides = Container()
-    package let cache = LayerCache()
+    package let cache = InstanceStore()
 
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
@@ -30,6 +30,13 @@ public final class OverrideLayer: Sendable {
     }
 
     private static let identifiers = LockedState(0)
+
+    /// Frees the instances made while this layer was on top, as popping it promises.
+    func dropInstances() {
+        let dropped = cache.removeAll()
+        // Released here, outside the store's lock: a deinit may well resolve something.
+        withExtendedLifetime(dropped) {}
+    }
 
     /// Replaces the registration of a type (and name) while this layer is in place, at every
     /// depth of every resolution, including inside factories registered in the base.

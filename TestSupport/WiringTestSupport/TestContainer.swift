@@ -29,7 +29,6 @@ public final class TestContainer: Resolver, Sendable {
     private let state = LockedState(State())
     /// What the recorders recorded, once something asked for it. Taken before `state`, never after.
     private let history = LockedState(TraceHistory())
-    package let creationLock = RecursiveLock()
 
     private struct State {
         var layers: [OverrideLayer] = []
@@ -177,10 +176,12 @@ public final class TestContainer: Resolver, Sendable {
     /// - Returns: The removed layer, or `nil` when no layer was pushed.
     @discardableResult
     public func popLayer() -> OverrideLayer? {
-        state.withLock { state in
+        let popped = state.withLock { state in
             defer { state.revision += 1 }
             return state.layers.popLast()
         }
+        popped?.dropInstances()
+        return popped
     }
 
     /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last).
@@ -206,7 +207,10 @@ public final class TestContainer: Resolver, Sendable {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
         countBoundLayers(by: 1)
-        defer { countBoundLayers(by: -1) }
+        defer {
+            countBoundLayers(by: -1)
+            layer.dropInstances()
+        }
         return try Self.$taskLayers.withValue(Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)]) {
             try operation()
         }
@@ -221,7 +225,10 @@ public final class TestContainer: Resolver, Sendable {
         let layer = OverrideLayer(name: "withOverrides", base: base, changes: changes)
         try configure(layer)
         countBoundLayers(by: 1)
-        defer { countBoundLayers(by: -1) }
+        defer {
+            countBoundLayers(by: -1)
+            layer.dropInstances()
+        }
         return try await Self.$taskLayers.withValue(
             Self.taskLayers + [TaskLayer(test: ObjectIdentifier(self), layer: layer)], operation: operation)
     }
@@ -265,7 +272,7 @@ public final class TestContainer: Resolver, Sendable {
         }
         state.snapshot = LayerSnapshot(
             layers: bound + state.layers.reversed() + [root], bound: bound, base: base.registry,
-            fakes: fakes.registry, revision: state.revision, creationLock: creationLock)
+            fakes: fakes.registry, revision: state.revision)
         state.snapshotRevision = bound.isEmpty ? state.revision : -1
     }
 
@@ -295,15 +302,16 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        // The recorder holds its snapshot, and the snapshot its registry, until the call returns.
-        try makeRecorder()._withUnsafeGuaranteedRef { recorder in
-            try recorder.unownedSnapshot._withUnsafeGuaranteedRef { snapshot in
-                try Resolution.run(
-                    source: self, registry: snapshot.unownedRegistry, cache: snapshot,
-                    observer: recorder.unownedReference.unsafelyUnwrapped
-                ) {
-                    try $0.resolve(serviceType, name: name)
-                }
+        try Resolution.run(source: self, prepare: prepareRecorded) { try $0.resolve(serviceType, name: name) }
+    }
+
+    /// Sets a new top-level resolution up to look up in the layers as they are now and to be
+    /// recorded. The recorder, which holds its snapshot (and the snapshot its registry), is
+    /// held by the resolution until it ends: then ``finished(_:)`` takes it back.
+    private func prepareRecorded(_ resolution: Resolution) {
+        makeRecorder()._withUnsafeGuaranteedRef { recorder in
+            recorder.unownedSnapshot._withUnsafeGuaranteedRef { snapshot in
+                resolution.prepare(registry: snapshot.unownedRegistry, cache: snapshot, observer: recorder.unownedReference)
             }
         }
     }
@@ -554,6 +562,8 @@ extension TestContainer: InstanceCache {
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         currentSnapshot().store(instance, for: entry)
     }
+
+    package var creationStore: AnyObject { currentSnapshot().creationStore }
 }
 
 /// Tells a test container that its base, its layers, their overrides or its fakes changed, so

@@ -90,7 +90,7 @@ struct ResolutionErrorTests {
             error: circular dependency while resolving B
               cycle: B -> C -> B
               path: A -> B -> C -> B
-              fix: break the cycle: inject `Provider<B>` or `Lazy<B>` instead
+              fix: break the cycle: inject `Provider<B>` or `Lazy<B>` and call it only after the initializers have run
             """))
     }
 

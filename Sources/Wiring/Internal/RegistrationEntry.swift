@@ -71,6 +71,9 @@ package class RegistrationEntry: @unchecked Sendable {
     /// Whether the factory is async or isolated to the main actor.
     package var needsAwait: Bool { false }
 
+    /// Why a synchronous resolve cannot run the factory here and now, if it cannot.
+    var synchronousResolveError: NeedsAwait? { nil }
+
     package static func nextID() -> Int {
         identifiers.withLock { next in
             next += 1
@@ -107,6 +110,14 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
     }
 
     override package var needsAwait: Bool { isolatedFactory != nil }
+
+    override var synchronousResolveError: NeedsAwait? {
+        switch isolatedFactory {
+        case .none: nil
+        case .async: NeedsAwait(isMainActor: false)
+        case .mainActor: MainQueue.isCurrent ? nil : NeedsAwait(isMainActor: true)
+        }
+    }
 
     override package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
         try resolution.resolve(key, as: Service.self, found: found)
@@ -164,10 +175,11 @@ package final class InstanceBox: ManagedBuffer<any Any.Type, UInt8> {
         }
     }
 
-    /// The value, which must have been stored as a `Service`.
+    /// The value, which must have been stored as a `Service` (checked in debug builds).
     @inline(__always)
     package func value<Service>(as serviceType: Service.Type) -> Service {
-        withUnsafeMutablePointerToElements { InstanceBox.storage($0, for: Service.self).pointee }
+        assert(header == Service.self, "an instance kept as \(header) was read as \(Service.self)")
+        return withUnsafeMutablePointerToElements { InstanceBox.storage($0, for: Service.self).pointee }
     }
 
     @inline(__always)

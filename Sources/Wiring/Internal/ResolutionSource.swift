@@ -21,9 +21,8 @@ extension ResolutionSource {
 /// A registration found for a key, with the cache that owns its stored-scope instances.
 package struct Lookup {
     package let entry: RegistrationEntry
-    /// A container (or test container) that the resolution's source keeps alive, so holding
-    /// it without reference counting is safe and saves two atomic operations per step.
-    package unowned(unsafe) let cache: any InstanceCache
+    /// Where the registration's kept instances live.
+    package let cache: any InstanceCache
     /// Where the source found the entry, in its own numbering: 0 for a container's own
     /// registrations; a test container numbers its override layers.
     package let origin: Int
@@ -35,12 +34,24 @@ package struct Lookup {
     }
 }
 
-/// Keeps the instances of `.container`, `.weak` and custom scopes.
+/// Keeps the instances of `.container`, `.weak` and custom scopes: a container, a test
+/// container's layers, the verification sandbox and the scope probe each are one. The resolution
+/// step decides when to look, make and store (see `Resolution.resolveKept`); a store only keeps.
+///
+/// A store must give back for an entry only what it was given for that same registration in the
+/// same scope: after `.scope(_:)` changes, what it kept before is not the entry's any more.
 package protocol InstanceCache: AnyObject, Sendable {
+    /// The box stored for `entry` (an `InstanceBox`, or a `WeakInstanceBox` for `.weak`), if any.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject?
+    /// Publishes `entry`'s instance: from now on, every resolution finds it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry)
-    /// Held while a stored-scope instance is made, so each is made exactly once.
-    var creationLock: RecursiveLock { get }
+    /// The object instances are stored in, which identifies them while one is made (see
+    /// `Creations`); the cache itself unless it forwards to another.
+    var creationStore: AnyObject { get }
+}
+
+extension InstanceCache {
+    package var creationStore: AnyObject { self }
 }
 
 extension ResolutionSource {

@@ -11,8 +11,7 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
     /// The probe whose registrations and stored instances a child probe falls back to, as a
     /// child container does with its parent's.
     private let parent: ScopeProbe?
-    private let instances = LockedState<[Int: (scope: Scope, object: AnyObject)]>([:])
-    let creationLock = RecursiveLock()
+    private let instances = InstanceStore()
 
     init(wrapping source: any ResolutionSource) {
         self.source = source
@@ -27,11 +26,7 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
 
     /// Drops the instances kept for `scope`, as `resetScope(_:)` does on a container.
     func resetScope(_ scope: Scope) {
-        let dropped = instances.withLock { instances in
-            let matching = instances.filter { $0.value.scope == scope }
-            for id in matching.keys { instances[id] = nil }
-            return Array(matching.values)
-        }
+        let dropped = instances.reset(scope)
         // Released here, outside the lock: a deinit may well resolve something.
         withExtendedLifetime(dropped) {}
     }
@@ -84,10 +79,10 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
     // MARK: InstanceCache
 
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0[entry.id]?.object }
+        instances.instance(for: entry)
     }
 
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        instances.withLock { $0[entry.id] = (entry.scope, instance) }
+        instances.store(instance, for: entry)
     }
 }

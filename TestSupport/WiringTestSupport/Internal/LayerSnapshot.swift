@@ -15,7 +15,6 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     let bound: [OverrideLayer]
     /// When it was taken, in the test container's count of changes.
     let revision: Int
-    let creationLock: RecursiveLock
     /// The layers that have overrides, top first: most have none.
     private let overrides: ContiguousArray<(registry: Registry, origin: Int)>
     private let fakes: Registry?
@@ -27,13 +26,11 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     let unownedRegistry: Unmanaged<Registry>
 
     init(
-        layers: [OverrideLayer], bound: [OverrideLayer], base: Registry, fakes: Registry, revision: Int,
-        creationLock: RecursiveLock
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Registry, fakes: Registry, revision: Int
     ) {
         self.layers = layers
         self.bound = bound
         self.revision = revision
-        self.creationLock = creationLock
         let overrides = ContiguousArray(layers.lazy.compactMap { layer -> (registry: Registry, origin: Int)? in
             let registry = layer.overrides.registry
             return registry.order.isEmpty ? nil : (registry, layer.id)
@@ -109,4 +106,8 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         layers[0].cache.store(instance, for: entry)
     }
+
+    /// The top layer's store, where instances made now go: the same for every snapshot taken
+    /// while that layer is on top.
+    var creationStore: AnyObject { layers[0].cache }
 }

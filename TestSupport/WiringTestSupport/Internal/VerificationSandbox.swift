@@ -22,7 +22,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     private let built: LockedState<ContiguousArray<RegistrationEntry>>
     /// Whether a service coming from `test.fakes` is a problem.
     let reportsFakes: Bool
-    private let instances = LockedState<[Int: AnyObject]>([:])
+    private let instances = InstanceStore()
     /// The registrations whose instances the current check made inside a step with
     /// `initCompleted` hooks, by id: dropped when the check ends.
     private let madeUnderHooks = LockedState<Set<Int>>([])
@@ -30,7 +30,6 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// How long the instances of forwarding registrations (as `implements` makes) really live,
     /// by origin: a kept one no longer shows the instance it forwards.
     private let forwardedScopes = LockedState<[Int: Scope]>([:])
-    let creationLock = RecursiveLock()
 
     /// The origin the sandbox gives a lookup that found a fake. It numbers its own registrations
     /// from 1 (their position plus one) and anything else, such as an implicit registration, 0.
@@ -75,7 +74,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     func build(_ key: ServiceKey, sample: VerificationSamples.Sample?) -> (error: (any Error)?, noticed: [WiringProblem]) {
         if let position = positions[key] {
             let id = registrations[position].id
-            let kept = instances.withLock { $0.removeValue(forKey: id) }
+            let kept = instances.remove(entryID: id)
             withExtendedLifetime(kept) {}
         }
         var failure: (any Error)?
@@ -97,7 +96,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
             return ids
         }
         if !ids.isEmpty {
-            let dropped = instances.withLock { instances in ids.compactMap { instances.removeValue(forKey: $0) } }
+            let dropped = instances.remove(entryIDs: ids)
             withExtendedLifetime(dropped) {}
         }
         return (failure, noticed)
@@ -176,10 +175,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// Drops every instance made in the sandbox. An instance holding a `Provider`, a `Lazy` or
     /// a resolver holds the sandbox too, so without this neither would ever be freed.
     func dropInstances() {
-        let dropped = instances.withLock { instances in
-            defer { instances = [:] }
-            return instances
-        }
+        let dropped = instances.removeAll()
         // Released here, outside the lock: a deinit may well resolve something.
         withExtendedLifetime(dropped) {}
     }
@@ -228,10 +224,10 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     // MARK: InstanceCache
 
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0[entry.id] }
+        instances.instance(for: entry)
     }
 
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        instances.withLock { $0[entry.id] = instance }
+        instances.store(instance, for: entry)
     }
 }

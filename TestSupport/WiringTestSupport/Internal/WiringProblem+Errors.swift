@@ -8,7 +8,7 @@ extension WiringProblem {
         case .notRegistered: (.missingDependency, "missing-dependency")
         case .circularDependency: (.cycle, "cycle")
         case .factoryFailed: (.factoryFailed, "factory-failed")
-        case .typeMismatch, .weakScopeRequiresClass, .noContainer: (.other, error.identifier)
+        case .typeMismatch, .weakScopeRequiresClass, .noContainer, .tooDeep, .containerReleased: (.other, error.identifier)
         case .requiresAwait: nil
         }
     }

@@ -63,7 +63,7 @@ struct WiringVerifier {
 
     private static func argumentsReason(_ key: ServiceKey) -> String {
         var parts = ["\(key.typeDescription).self"]
-        if let name = key.name { parts.append("name: \"\(name)\"") }
+        if let name = key.name { parts.append("name: \(name.swiftLiteral)") }
         parts.append("arguments: …")
         return "takes runtime arguments; to build it, give sample ones: `verifyWiring { $0.add(\(parts.joined(separator: ", "))) }`"
     }

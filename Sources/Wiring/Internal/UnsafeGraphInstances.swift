@@ -3,7 +3,10 @@
 ///
 /// Values never move once stored (a full block is kept and a new one started), so they need
 /// not be bitwise movable.
-struct GraphInstances {
+///
+/// Invariant: a record's `value` points at an initialized `type` in a block this owns, until
+/// `removeAll`; a value is read back only as the type it was kept as (checked in debug builds).
+struct UnsafeGraphInstances {
     private struct Record {
         let id: Int
         let value: UnsafeMutableRawPointer
@@ -35,7 +38,15 @@ struct GraphInstances {
 
     @inline(__always)
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        records.unsafelyUnwrapped[index].value.assumingMemoryBound(to: Service.self).pointee
+        assert(index < count && records.unsafelyUnwrapped[index].type == Service.self, "a .graph instance read as another type")
+        return records.unsafelyUnwrapped[index].value.assumingMemoryBound(to: Service.self).pointee
+    }
+
+    /// Makes the instance kept for `id` invisible, as if never kept; it is destroyed with the rest.
+    mutating func forget(_ id: Int) {
+        guard let index = index(of: id) else { return }
+        let record = records.unsafelyUnwrapped[index]
+        records.unsafelyUnwrapped[index] = Record(id: Int.min, value: record.value, type: record.type)
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {

@@ -1,6 +1,6 @@
 /// Uninitialized memory for values on their way out of a factory, taken and given back in
 /// stack order as steps nest. Kept by a resolution between calls, so steps allocate nothing.
-struct ScratchStack {
+struct UnsafeScratchStack {
     struct Slot {
         let pointer: UnsafeMutableRawPointer
         /// Where the stack's top was before this slot; `nil` for a slot allocated on its own.

@@ -1,7 +1,10 @@
 /// The registrations being resolved, from the top-level request down, in memory the resolution
-/// keeps between calls. Each entry stays alive while it is on the stack: the frame resolving
-/// it holds it.
-struct StepStack {
+/// keeps between calls.
+///
+/// Invariant: each entry on the stack is alive while it is there, because the frame that
+/// pushed it holds its lookup (or a continued resolution's enclosing one holds it) until it pops
+/// it; so the stack holds them unretained. Pops match pushes (checked in debug builds).
+struct UnsafeStepStack {
     private var buffer: UnsafeMutablePointer<Unmanaged<RegistrationEntry>>?
     private(set) var count = 0
     private var capacity = 0
@@ -12,10 +15,13 @@ struct StepStack {
         (0..<count).map { buffer.unsafelyUnwrapped[$0].takeUnretainedValue() }
     }
 
+    /// Whether the entry with `id` is on the stack at `start` or above.
     @inline(__always)
-    func contains(id: Int) -> Bool {
-        for index in 0..<count where buffer.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef({ $0.id }) == id {
-            return true
+    func contains(id: Int, from start: Int = 0) -> Bool {
+        var index = start
+        while index < count {
+            if buffer.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef({ $0.id }) == id { return true }
+            index += 1
         }
         return false
     }
@@ -29,6 +35,7 @@ struct StepStack {
 
     @inline(__always)
     mutating func pop() {
+        assert(count > 0, "a step popped more entries than it pushed")
         count -= 1
     }
 

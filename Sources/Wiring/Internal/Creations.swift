@@ -1,0 +1,137 @@
+/// Makes each kept instance (`.container`, `.weak`, custom scopes) exactly once, with one claim
+/// per instance instead of one lock per container tree.
+///
+/// A resolution claims an instance before running its factory and gives the claim back once
+/// the instance is published (stored after its factory and hooks) or has failed. Another
+/// resolution that needs the same instance meanwhile waits, then looks in the store again.
+/// Each resolution waits for at most one claim, so waits form chains; a wait that would close a
+/// chain onto itself (two resolutions each waiting for what the other is making) is a cycle
+/// between them, and is thrown as a `circular-dependency` error instead of a deadlock.
+///
+/// What stays impossible to detect: a factory that blocks on work of its own (a semaphore,
+/// a `DispatchQueue.sync`) which waits for the instance that factory is making.
+package enum Creations {
+    /// One instance of one registration in one store.
+    struct Key: Hashable {
+        let store: ObjectIdentifier
+        let entry: Int
+    }
+
+    private struct InFlight {
+        let owner: ObjectIdentifier
+        let key: ServiceKey
+        /// Keeps `Key.store` from being freed and its identifier reused while claimed.
+        let store: AnyObject
+        var asyncWaiters: [CheckedContinuation<Void, any Error>] = []
+    }
+
+    private struct Table {
+        var inFlight: [Key: InFlight] = [:]
+        /// What each waiting resolution waits for.
+        var waiting: [ObjectIdentifier: Key] = [:]
+    }
+
+    /// What a claim gave.
+    package enum Claim {
+        /// The caller makes the instance, then calls `finish`.
+        case claimed
+        /// The caller's own resolution is making it already, further up (a hook asking for an
+        /// instance still being built): the caller makes one without a claim of its own.
+        case alreadyMine
+        /// Another resolution made it or failed: look in the store again, then claim again.
+        case waited
+    }
+
+    private static let table = ConditionState(Table())
+
+    /// Claims the instance of `entry` in `store` for `owner`, waiting while another resolution
+    /// is making it.
+    /// - Throws: `circular-dependency` when waiting would never end.
+    package static func claim(
+        _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: @autoclosure () -> [ServiceKey]
+    ) throws -> Claim {
+        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
+        return try table.withLock { table, waiter in
+            guard let current = table.inFlight[key] else {
+                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
+                return .claimed
+            }
+            if current.owner == owner { return .alreadyMine }
+            if let cycle = waitCycle(table, from: owner, for: key) {
+                throw deadlock(cycle, path: path())
+            }
+            table.waiting[owner] = key
+            defer { table.waiting[owner] = nil }
+            while table.inFlight[key]?.owner == current.owner {
+                waiter.wait()
+            }
+            return .waited
+        }
+    }
+
+    /// ``claim(_:in:by:path:)`` for a resolution that awaits its factories: it suspends instead of
+    /// blocking its thread while another resolution makes the instance.
+    nonisolated(nonsending)
+    package static func claimAsync(
+        _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: [ServiceKey]
+    ) async throws -> Claim {
+        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
+        let first: Claim? = try table.withLock { table, _ in
+            guard let current = table.inFlight[key] else {
+                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
+                return .claimed
+            }
+            if current.owner == owner { return .alreadyMine }
+            if let cycle = waitCycle(table, from: owner, for: key) {
+                throw deadlock(cycle, path: path)
+            }
+            return nil
+        }
+        if let first { return first }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            table.withLock { table, _ in
+                guard table.inFlight[key] != nil else { return continuation.resume() }
+                if let cycle = waitCycle(table, from: owner, for: key) {
+                    return continuation.resume(throwing: deadlock(cycle, path: path))
+                }
+                table.waiting[owner] = key
+                table.inFlight[key]?.asyncWaiters.append(continuation)
+            }
+        }
+        table.withLock { table, _ in table.waiting[owner] = nil }
+        return .waited
+    }
+
+    /// Gives back a claim: the instance is published, or its making failed.
+    package static func finish(_ entry: RegistrationEntry, in store: AnyObject) {
+        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
+        let waiters = table.withLock { table, waiter in
+            let removed = table.inFlight.removeValue(forKey: key)
+            waiter.broadcast()
+            return removed?.asyncWaiters ?? []
+        }
+        for continuation in waiters { continuation.resume() }
+    }
+
+    /// The keys of a chain of waits that would lead from `key`'s maker back to `owner`, if any.
+    private static func waitCycle(_ table: Table, from owner: ObjectIdentifier, for key: Key) -> [ServiceKey]? {
+        var keys: [ServiceKey] = []
+        var next = key
+        // Each resolution waits for one claim at most, so the chain ends or returns to `owner`.
+        for _ in 0...table.waiting.count {
+            guard let holder = table.inFlight[next] else { return nil }
+            keys.append(holder.key)
+            if holder.owner == owner { return keys }
+            guard let waitedFor = table.waiting[holder.owner] else { return nil }
+            next = waitedFor
+        }
+        return nil
+    }
+
+    private static func deadlock(_ keys: [ServiceKey], path: [ServiceKey]) -> ResolutionError {
+        let requested = keys[0]
+        return ResolutionError(
+            key: requested, path: path + [requested],
+            reason: .circularDependency(cycle: keys + [requested]))
+    }
+}

@@ -1,0 +1,65 @@
+/// Instances kept for registrations, by registration and scope: what a test container's layer,
+/// the verification sandbox, the scope probe and a container's unregistered (`Injectable`)
+/// types keep. (A container keeps its own registrations' instances in their entries' slots,
+/// which a scope change replaces with the entry.)
+///
+/// Keyed by scope as well as registration: after `.scope(_:)` changes a registration, what was
+/// kept under its old scope is never handed out for the new one.
+package final class InstanceStore: Sendable {
+    private struct Key: Hashable {
+        let entry: Int
+        let scope: Scope
+    }
+
+    private let instances = LockedState<[Key: AnyObject]>([:])
+
+    package init() {}
+
+    /// The box kept for `entry` in its current scope.
+    package func instance(for entry: RegistrationEntry) -> AnyObject? {
+        instances.withLock { $0[Key(entry: entry.id, scope: entry.scope)] }
+    }
+
+    package func store(_ box: AnyObject, for entry: RegistrationEntry) {
+        instances.withLock { $0[Key(entry: entry.id, scope: entry.scope)] = box }
+    }
+
+    /// Drops what is kept for the registration with `id`, in any scope, returning it so the
+    /// caller releases it outside the lock (a deinit may well resolve something).
+    @discardableResult
+    package func remove(entryID id: Int) -> [AnyObject] {
+        instances.withLock { instances in
+            let keys = instances.keys.filter { $0.entry == id }
+            return keys.compactMap { instances.removeValue(forKey: $0) }
+        }
+    }
+
+    /// Drops what is kept for the registrations with these ids, returning it.
+    package func remove(entryIDs ids: Set<Int>) -> [AnyObject] {
+        instances.withLock { instances in
+            let keys = instances.keys.filter { ids.contains($0.entry) }
+            return keys.compactMap { instances.removeValue(forKey: $0) }
+        }
+    }
+
+    /// Drops the instances of `scope`, returning them.
+    package func reset(_ scope: Scope) -> [AnyObject] {
+        instances.withLock { instances in
+            let keys = instances.keys.filter { $0.scope == scope }
+            return keys.compactMap { instances.removeValue(forKey: $0) }
+        }
+    }
+
+    /// Drops everything, returning it.
+    package func removeAll() -> [AnyObject] {
+        instances.withLock { instances in
+            defer { instances = [:] }
+            return Array(instances.values)
+        }
+    }
+
+    /// Whether anything is kept for `entry` in its current scope.
+    package func contains(_ entry: RegistrationEntry) -> Bool {
+        instance(for: entry) != nil
+    }
+}

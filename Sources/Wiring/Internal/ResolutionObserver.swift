@@ -1,0 +1,38 @@
+/// How a resolution obtained an instance.
+package enum ResolutionOutcome: Sendable {
+    /// The factory ran.
+    case created
+    /// A stored scope (`.container`, `.weak`, custom) already held it.
+    case cached
+    /// An earlier step of the same top-level resolve made it (`.graph`).
+    case sharedInGraph
+}
+
+/// Follows a resolution step by step; a test container records the trace this way.
+package protocol ResolutionObserver: AnyObject, Sendable {
+    /// A registration was found and is about to be resolved below `path` (made only if asked
+    /// for: recording a trace does not need it, and it costs an allocation per step).
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
+    /// The step begun by the last unfinished `willResolve` gave `instance`. (Generic, so that an
+    /// observer boxes it as `Any` only if it needs to.)
+    func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome)
+    /// The step for `key` failed; when nothing was registered, no `willResolve` came first.
+    func didFail(_ key: ServiceKey, error: any Error)
+    /// The top-level call is over: no step follows.
+    func resolutionEnded()
+}
+
+extension ResolutionObserver {
+    package func resolutionEnded() {}
+}
+
+/// An observer, as a resolution calls it on every step: through an unretained reference to
+/// this holder, whose constant `observer` is then called without reference counting. (An
+/// existential read from an unowned reference is retained and released around every call.)
+package final class ObserverReference: Sendable {
+    package let observer: any ResolutionObserver
+
+    package init(_ observer: any ResolutionObserver) {
+        self.observer = observer
+    }
+}

@@ -1,0 +1,60 @@
+/// A resolution is the resolver its factories receive: nested resolves share its path and graph.
+/// Used where it is not running (kept by an instance, or on another thread), it starts a new
+/// top-level call from its source, which fails with `container-released` once that is gone.
+extension Resolution: Resolver {
+    package func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        guard isCurrent else {
+            let key = ServiceKey(serviceType, name: name)
+            return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType)
+        }
+        if name == nil, let directCache,
+            let entry = unownedRegistry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
+        {
+            return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+        }
+        return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
+    }
+
+    package func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws -> Service {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        guard isCurrent else {
+            return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+        }
+        return try resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+    }
+
+    package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        guard isCurrent else {
+            return try sourceForNewCall(ServiceKey(serviceType)).resolveAllTopLevel(serviceType)
+        }
+        return try resolveAllInPlace(serviceType)
+    }
+}
+
+extension ResolutionSource {
+    package func resolveTopLevel<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil
+    ) throws -> Service {
+        try Resolution.run(source: self) { try $0.resolve(key, as: serviceType, found: found) }
+    }
+
+    package func resolveTopLevel<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
+    ) throws -> Service {
+        try Resolution.run(source: self) {
+            try $0.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+        }
+    }
+
+    package func resolveAllTopLevel<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try Resolution.run(source: self) { try $0.resolveAllInPlace(serviceType) }
+    }
+
+    /// Runs `body` with a resolution of its own, as a top-level call does.
+    package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
+        try Resolution.run(source: self, body)
+    }
+}

@@ -1,0 +1,313 @@
+/// The one step every resolve goes through, plain, recorded or async: look up, enter the path,
+/// ask the scope's store, make, run hooks, publish, tell the observer.
+extension Resolution {
+    /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
+    package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
+        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        return try withExtendedLifetime(found) {
+            try resolve(Found(found), as: serviceType)
+        }
+    }
+
+    package func resolve<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
+    ) throws -> Service {
+        var arguments = (repeat each arguments)
+        return try withUnsafePointer(to: &arguments) { arguments in
+            try resolve(key, as: serviceType, found: found, argumentsAt: UnsafeRawPointer(arguments))
+        }
+    }
+
+    /// Resolves a key with runtime arguments, which are a tuple at `arguments`.
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, argumentsAt arguments: UnsafeRawPointer
+    ) throws -> Service {
+        guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
+        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        // The entry's `make` takes them from here before its factory can resolve anything.
+        pendingArguments = arguments
+        defer { pendingArguments = nil }
+        return try withExtendedLifetime(found) {
+            try resolve(Found(found), as: serviceType)
+        }
+    }
+
+    /// Resolves `key`, whose registration the caller found in the source container's own
+    /// registry (`entry`), or not at all (`nil`).
+    @inline(__always)
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?
+    ) throws -> Service {
+        guard let entry, let directCache else { return try resolve(key, as: serviceType, found: nil) }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+    }
+
+    /// Resolves `key` with runtime arguments, a tuple at `arguments`, whose registration the
+    /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?,
+        argumentsAt arguments: UnsafeRawPointer
+    ) throws -> Service {
+        guard let entry, let directCache, key.takesArguments else {
+            return try resolve(key, as: serviceType, found: nil, argumentsAt: arguments)
+        }
+        pendingArguments = arguments
+        defer { pendingArguments = nil }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+    }
+
+    /// The step, told to the observer if there is one. Generic code here never forms a
+    /// `Service?`: each one costs a metadata lookup at run time.
+    @inline(__always)
+    func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        if _slowPath(unownedObserver != nil) { return try resolveObserved(found, as: serviceType) }
+        return try step(found, as: serviceType)
+    }
+
+    @inline(never)
+    private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
+        let observer = unownedObserver.unsafelyUnwrapped
+        observer._withUnsafeGuaranteedRef { $0.observer.willResolve(found, path: path) }
+        do {
+            let instance = try step(found, as: serviceType)
+            observer._withUnsafeGuaranteedRef { $0.observer.didResolve(instance, outcome: outcome) }
+            return instance
+        } catch {
+            observer._withUnsafeGuaranteedRef { $0.observer.didFail(found.entry.key, error: error) }
+            throw error
+        }
+    }
+
+    /// What every lifetime does: the scope's rules for sharing live here and in `resolveKept`.
+    @inline(__always)
+    private func step<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
+            switch entry.lifetime {
+            case .transient:
+                try enter(entry)
+                defer { steps.pop() }
+                let instance = try produce(entry, as: serviceType)
+                if _slowPath(entry.hasHooks) { try complete(entry, instance) }
+                outcome = .created
+                return instance
+            case .graph:
+                if let index = graph.index(of: entry.id) {
+                    outcome = .sharedInGraph
+                    return graph.value(at: index, as: serviceType)
+                }
+                try enter(entry)
+                defer { steps.pop() }
+                let instance = try produce(entry, as: serviceType)
+                if _slowPath(remadeInHooks != 0), let index = graph.index(of: entry.id) {
+                    // A hook below asked for this instance while its factory ran, and made it.
+                    outcome = .sharedInGraph
+                    return graph.value(at: index, as: serviceType)
+                }
+                graph.keep(instance, for: entry.id)
+                if _slowPath(entry.hasHooks) {
+                    do { try complete(entry, instance) } catch {
+                        graph.forget(entry.id)
+                        throw error
+                    }
+                }
+                outcome = .created
+                return instance
+            case .container, .custom, .weak:
+                return try resolveKept(found, as: serviceType)
+            }
+        }
+    }
+
+    /// The step of a lifetime whose instance a store keeps. The instance is published (stored
+    /// where other threads and calls find it) only once its factory and hooks have finished;
+    /// until then only this resolution sees it. A failure stores nothing.
+    @inline(never)
+    private func resolveKept<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        let entry = found.entry
+        let cache = found.cache
+        if let instance = try keptInstance(in: cache, for: entry, as: serviceType) {
+            outcome = .cached
+            return instance
+        }
+        if let index = graph.index(of: entry.id) {
+            // Made by this resolution, whose hooks are still running.
+            outcome = .cached
+            return graph.value(at: index, as: serviceType)
+        }
+        try enter(entry)
+        defer { steps.pop() }
+        // Before claiming: a synchronous resolve must never wait for an instance an async one
+        // is making, which may need this very thread (the main actor's) to finish.
+        if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {
+            throw resolutionError(needsAwait, entry, entry.key)
+        }
+        var claim: Creations.Claim
+        repeat {
+            claim = try Creations.claim(entry, in: cache.creationStore, by: owner, path: path)
+            if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: serviceType) {
+                outcome = .cached
+                return instance
+            }
+        } while claim == .waited
+        defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
+        let instance = try produce(entry, as: serviceType)
+        if remadeInHooks != 0, let index = graph.index(of: entry.id) {
+            outcome = .cached
+            return graph.value(at: index, as: serviceType)
+        }
+        let box = try box(instance, for: entry)
+        graph.keep(instance, for: entry.id)
+        do { try complete(entry, instance) } catch {
+            graph.forget(entry.id)
+            throw error
+        }
+        cache.store(box, for: entry)
+        outcome = .created
+        return instance
+    }
+
+    /// What a store keeps for `entry`'s instance: the value, or a weak reference for `.weak`.
+    func box<Service>(_ instance: Service, for entry: RegistrationEntry) throws -> AnyObject {
+        guard entry.lifetime == .weak else { return InstanceBox.make(instance) }
+        let value = instance as Any
+        guard type(of: value) is AnyClass else {
+            throw ResolutionError(
+                key: entry.key, path: path, reason: .weakScopeRequiresClass(actual: type(of: value)), site: entry.site)
+        }
+        return WeakInstanceBox(value as AnyObject)
+    }
+
+    /// The instance `cache` keeps for `entry`, if any (and still alive, for `.weak`).
+    func keptInstance<Service>(
+        in cache: any InstanceCache, for entry: RegistrationEntry, as serviceType: Service.Type
+    ) throws -> Service? {
+        guard let box = cache.cachedInstance(for: entry) else { return nil }
+        if let box = box as? InstanceBox { return box.value(as: Service.self) }
+        guard let object = (box as? WeakInstanceBox)?.object else { return nil }
+        guard let instance = object as? Service else {
+            throw ResolutionError(
+                key: entry.key, path: path + [entry.key],
+                reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
+        }
+        return instance
+    }
+
+    /// Runs the entry's factory. The caller puts the entry on the path first.
+    @inline(__always)
+    private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
+        let slot = scratch.push(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+        defer { scratch.pop(slot) }
+        do {
+            try entry.make(self, into: slot.pointer)
+        } catch {
+            throw resolutionError(error, entry, entry.key)
+        }
+        return slot.pointer.assumingMemoryBound(to: Service.self).move()
+    }
+
+    package func resolveAllInPlace<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try source.registrations(ofType: serviceType)
+            .filter { !$0.entry.key.takesArguments }
+            .map { try resolve($0.entry.key, as: serviceType, found: $0) }
+    }
+
+    package func lookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
+        source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
+    }
+
+    /// The instance of `.graph` scope this resolution made for `entry`, if any.
+    package func graphInstance<Service>(for entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
+        graph.index(of: entry.id).map { graph.value(at: $0, as: serviceType) }
+    }
+
+    package func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
+        graph.keep(instance, for: entry.id)
+    }
+
+    // MARK: The path
+
+    /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
+    @inline(__always)
+    package func enter(_ entry: RegistrationEntry) throws {
+        if _slowPath(steps.count >= Resolution.maximumDepth) { throw tooDeep(entry.key) }
+        if steps.contains(id: entry.id) { try enterAgain(entry) }
+        steps.push(entry)
+    }
+
+    package func leave() {
+        steps.pop()
+    }
+
+    /// `entry` is on the path already. That is a cycle, unless an `initCompleted` hook below it
+    /// asks for an instance still being built (a back reference set on the inner object): a
+    /// shared one is then made inside the hook, and the step building it takes that one.
+    @inline(never)
+    private func enterAgain(_ entry: RegistrationEntry) throws {
+        guard entry.lifetime != .transient, hookBoundary > 0, !steps.contains(id: entry.id, from: hookBoundary) else {
+            throw circularDependency(entry.key)
+        }
+        remadeInHooks += 1
+    }
+
+    @inline(never)
+    private func circularDependency(_ key: ServiceKey) -> ResolutionError {
+        let keys = path
+        let start = keys.firstIndex { $0 == key } ?? keys.startIndex
+        return ResolutionError(
+            key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
+    }
+
+    @inline(never)
+    private func tooDeep(_ key: ServiceKey) -> ResolutionError {
+        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: Resolution.maximumDepth))
+    }
+
+    /// A factory's error as the `ResolutionError` that names the key and the path.
+    @inline(never)
+    func resolutionError(_ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey) -> any Error {
+        switch error {
+        case let error as ResolutionError:
+            error
+        case let needsAwait as NeedsAwait:
+            ResolutionError(
+                key: key, path: path, reason: .requiresAwait(mainActor: needsAwait.isMainActor), site: entry.site)
+        case let mismatch as TypeMismatch:
+            ResolutionError(
+                key: key, path: path, reason: .typeMismatch(expected: mismatch.expected, actual: mismatch.actual),
+                site: entry.site)
+        default:
+            ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
+        }
+    }
+
+    /// Runs the entry's `initCompleted` hooks on its new instance.
+    func complete<Service>(_ entry: RegistrationEntry, _ instance: Service) throws {
+        guard entry.hasHooks else { return }
+        let outerBoundary = hookBoundary
+        hookBoundary = steps.count
+        defer { hookBoundary = outerBoundary }
+        do {
+            for hook in entry.hooks {
+                try withResolver { try hook($0, instance) }
+            }
+        } catch {
+            throw resolutionError(error, entry, entry.key)
+        }
+    }
+
+    func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
+        ImplicitRegistrations.entry(for: key, as: serviceType).map {
+            Lookup(entry: $0, cache: source.implicitCache)
+        }
+    }
+
+    func notRegistered(_ key: ServiceKey) -> ResolutionError {
+        let nearMisses = source.registrations(ofType: key.serviceType)
+            .filter { $0.entry.key != key }
+            .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
+        let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
+        unownedObserver?._withUnsafeGuaranteedRef { $0.observer.didFail(key, error: error) }
+        return error
+    }
+}

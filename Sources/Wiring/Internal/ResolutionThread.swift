@@ -1,0 +1,174 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Bionic)
+@preconcurrency import Bionic
+#endif
+
+/// Each thread's resolution: the innermost one running on it, or the idle one it reuses.
+///
+/// A top-level call on a thread where a resolution is running (a factory calling a `Provider`,
+/// reading a `Lazy`, or resolving from a container it captured) continues that resolution: from
+/// the same source it resolves inside it, sharing its path and `.graph` instances; from another
+/// source it gets a resolution of its own that starts below the running one's path. Either way
+/// a cycle through it is a `circular-dependency` error, never a stack overflow.
+///
+/// Invariant of the slot: it points at the innermost running resolution, which the frame
+/// running it holds, or at an idle one, which the slot holds (+1). A resolution whose resolver
+/// escaped its call is never put back in the slot.
+package enum ResolutionThread {
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
+        #else
+        checkPthread(
+            pthread_key_create(&key) { raw in raw.map { Unmanaged<Resolution>.fromOpaque($0).release() } },
+            "pthread_key_create")
+        #endif
+        return key
+    }()
+
+    /// Whether `resolution` is the innermost one running on this thread.
+    @inline(__always)
+    static func isRunning(_ resolution: Resolution) -> Bool {
+        pthread_getspecific(slot) == Unmanaged.passUnretained(resolution).toOpaque() && resolution.isActive
+    }
+
+    /// The resolution running on this thread, if any.
+    @inline(__always)
+    package static var running: Resolution? {
+        guard let raw = pthread_getspecific(slot) else { return nil }
+        let resolution = Unmanaged<Resolution>.fromOpaque(raw)
+        return resolution._withUnsafeGuaranteedRef(\.isActive) ? resolution.takeUnretainedValue() : nil
+    }
+
+    @inline(__always)
+    private static func setSlot(_ resolution: Resolution?) {
+        checkPthread(
+            pthread_setspecific(slot, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
+    }
+
+    /// Runs a synchronous top-level call from `source` on this thread: in the running resolution
+    /// or one below it if there is one, else on the thread's idle resolution. `prepare` sets a
+    /// fresh resolution up for the call; a call that continues the running one skips it.
+    @inline(__always)
+    static func run<Result>(
+        source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        let resolution: Resolution
+        if let raw = pthread_getspecific(slot) {
+            let held = Unmanaged<Resolution>.fromOpaque(raw)
+            if _slowPath(held._withUnsafeGuaranteedRef(\.isActive)) {
+                return try runNested(in: held.takeUnretainedValue(), source: source, body)
+            }
+            // The slot's reference moves to this frame; the slot goes on pointing at it.
+            resolution = held.takeRetainedValue()
+        } else {
+            resolution = Resolution(borrowing: source)
+            setSlot(resolution)
+        }
+        resolution.borrowedSource = source
+        resolution.isActive = true
+        prepare(resolution)
+        defer { finishThreadCall(resolution) }
+        return try body(resolution)
+    }
+
+    /// Ends a call on the thread's own resolution, and keeps it for the next call unless a
+    /// resolver of it escaped.
+    @inline(__always)
+    private static func finishThreadCall(_ taken: __owned Resolution) {
+        var resolution = consume taken
+        resolution.isActive = false
+        resolution.endObserving()
+        guard isKnownUniquelyReferenced(&resolution) else {
+            escaped(resolution)
+            return
+        }
+        resolution.reset()
+        // The frame's reference goes back to the slot, which points here already.
+        _ = Unmanaged.passRetained(resolution)
+    }
+
+    /// A resolver escaped its factory: it may start calls of its own after this one returns,
+    /// so the thread lets this resolution go.
+    @inline(never)
+    private static func escaped(_ resolution: Resolution) {
+        resolution.endForEscapedResolvers()
+        assert(pthread_getspecific(slot) == Unmanaged.passUnretained(resolution).toOpaque())
+        setSlot(nil)
+    }
+
+    /// A top-level call made while `outer` runs on this thread.
+    @inline(never)
+    private static func runNested<Result>(
+        in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        if outer.borrowedSource === source { return try body(outer) }
+        let nested = Resolution(borrowing: source)
+        nested.continueResolution(outer)
+        nested.observe(owning: source.makeObserver())
+        setSlot(nested)
+        defer {
+            nested.isActive = false
+            nested.endObserving()
+            nested.endForEscapedResolvers()
+            setSlot(outer)
+        }
+        return try body(nested)
+    }
+
+    /// Runs the synchronous part of an async resolution on this thread, as its innermost
+    /// resolution, so that nested resolves from its factories continue it.
+    static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(slot)
+        checkPthread(pthread_setspecific(slot, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
+        defer { checkPthread(pthread_setspecific(slot, previous), "pthread_setspecific") }
+        return try body()
+    }
+}
+
+extension Resolution {
+    /// Runs a synchronous top-level call from `source`.
+    @inline(__always)
+    package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) throws -> Result {
+        try ResolutionThread.run(source: source, prepare: { $0.observe(owning: source.makeObserver()) }, body)
+    }
+
+    /// Runs a synchronous top-level call on `container`, whose registry the caller already read.
+    @inline(__always)
+    package static func run<Result>(
+        container: Container, registry: __owned Registry, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        try ResolutionThread.run(
+            source: container,
+            prepare: { resolution in
+                resolution.unownedRegistry = Unmanaged.passUnretained(registry)
+                resolution.registry = registry
+                resolution.directCache = UnownedCache(container)
+            }, body)
+    }
+
+    /// Runs a synchronous top-level call from `source`, which `prepare` sets up (its registry,
+    /// cache and observer) unless the call continues a resolution already running on this
+    /// thread. Whatever `prepare` hands the resolution unretained, the caller or the observer
+    /// keeps alive until the call returns.
+    @inline(__always)
+    package static func run<Result>(
+        source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        try ResolutionThread.run(source: source, prepare: prepare, body)
+    }
+
+    /// Hands the resolution, before it starts, the registry its plain keys are looked up in
+    /// first, the cache of their instances and the observer of its steps, all unretained.
+    package func prepare(registry: Unmanaged<Registry>, cache: any InstanceCache, observer: Unmanaged<ObserverReference>?) {
+        unownedRegistry = registry
+        directCache = UnownedCache(cache)
+        unownedObserver = observer
+    }
+}
