@@ -23,8 +23,10 @@ let package = Package(
             name: "WiringAssertions", dependencies: ["Wiring", "WiringTestSupport"], path: "TestSupport/WiringAssertions"),
         .target(name: "WiringXCTest", dependencies: ["WiringAssertions"], path: "TestSupport/WiringXCTest"),
         .target(name: "WiringSwiftTesting", dependencies: ["WiringAssertions"], path: "TestSupport/WiringSwiftTesting"),
-        .testTarget(name: "WiringTests", dependencies: ["Wiring"]),
-        .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport"]),
+        // What several test targets share: running a case that could crash in a child process.
+        .target(name: "WiringTestHelpers", path: "Tests/WiringTestHelpers"),
+        .testTarget(name: "WiringTests", dependencies: ["Wiring", "WiringTestHelpers"]),
+        .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"]),
         .testTarget(name: "WiringXCTestTests", dependencies: ["WiringXCTest"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest"],

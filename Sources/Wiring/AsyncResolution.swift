@@ -222,7 +222,12 @@ extension Resolution {
             defer { leave() }
             var claim: Creations.Claim
             repeat {
-                claim = try await Creations.claimAsync(entry, in: cache.creationStore, by: owner, path: path)
+                do {
+                    claim = try await Creations.claimAsync(entry, in: cache.creationStore, by: owner, path: path)
+                } catch let cycle as Creations.WaitCycle {
+                    // An async call does not start again: it reports the cycle between the tasks.
+                    throw cycle.error
+                }
                 if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: Service.self) {
                     return (instance, .cached)
                 }

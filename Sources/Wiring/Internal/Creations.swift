@@ -5,8 +5,13 @@
 /// the instance is published (stored after its factory and hooks) or has failed. Another
 /// resolution that needs the same instance meanwhile waits, then looks in the store again.
 /// Each resolution waits for at most one claim, so waits form chains; a wait that would close a
-/// chain onto itself (two resolutions each waiting for what the other is making) is a cycle
-/// between them, and is thrown as a `circular-dependency` error instead of a deadlock.
+/// chain onto itself (two resolutions each waiting for what the other is making, as two
+/// singletons whose hooks resolve each other do when two threads start one each) would never
+/// end. The resolution that would close it backs off instead: it throws ``WaitCycle``, which
+/// unwinds it and gives its claims back, publishing nothing; its top-level call waits for the
+/// other resolution's instance and starts again (see `ResolutionThread`). Where the two really
+/// need each other to be built first, the next attempt meets the cycle on its own path, as a
+/// `circular-dependency` error.
 ///
 /// What stays impossible to detect: a factory that blocks on work of its own (a semaphore,
 /// a `DispatchQueue.sync`) which waits for the instance that factory is making.
@@ -29,6 +34,13 @@ package enum Creations {
         var inFlight: [Key: InFlight] = [:]
         /// What each waiting resolution waits for.
         var waiting: [ObjectIdentifier: Key] = [:]
+    }
+
+    /// Thrown by a claim whose wait would never end; the top-level call waits for `key` to be
+    /// free and tries again.
+    package struct WaitCycle: Error {
+        let key: Key
+        let error: ResolutionError
     }
 
     /// What a claim gave.
@@ -58,7 +70,7 @@ package enum Creations {
             }
             if current.owner == owner { return .alreadyMine }
             if let cycle = waitCycle(table, from: owner, for: key) {
-                throw deadlock(cycle, path: path())
+                throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
             }
             table.waiting[owner] = key
             defer { table.waiting[owner] = nil }
@@ -83,7 +95,7 @@ package enum Creations {
             }
             if current.owner == owner { return .alreadyMine }
             if let cycle = waitCycle(table, from: owner, for: key) {
-                throw deadlock(cycle, path: path)
+                throw WaitCycle(key: key, error: deadlock(cycle, path: path))
             }
             return nil
         }
@@ -92,7 +104,7 @@ package enum Creations {
             table.withLock { table, _ in
                 guard table.inFlight[key] != nil else { return continuation.resume() }
                 if let cycle = waitCycle(table, from: owner, for: key) {
-                    return continuation.resume(throwing: deadlock(cycle, path: path))
+                    return continuation.resume(throwing: WaitCycle(key: key, error: deadlock(cycle, path: path)))
                 }
                 table.waiting[owner] = key
                 table.inFlight[key]?.asyncWaiters.append(continuation)
@@ -100,6 +112,13 @@ package enum Creations {
         }
         table.withLock { table, _ in table.waiting[owner] = nil }
         return .waited
+    }
+
+    /// Waits until nobody is making the instance a backed-off resolution waited for.
+    static func waitUntilFree(_ key: Key) {
+        table.withLock { table, waiter in
+            while table.inFlight[key] != nil { waiter.wait() }
+        }
     }
 
     /// Gives back a claim: the instance is published, or its making failed.

@@ -42,6 +42,9 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) var hookBoundary = 0
     /// How often a hook asked for an instance still being built, which makes it again.
     @exclusivity(unchecked) var remadeInHooks = 0
+    /// Set when this resolution backed off from a wait that would never end: it publishes
+    /// nothing more, and its top-level call starts again once the instance is free.
+    @exclusivity(unchecked) var backedOff: Creations.WaitCycle?
     /// Told about every step when a test container records the resolution; called on every
     /// step without reference counting. Kept alive by whoever started the resolution, or by
     /// `ownedObserver`.
@@ -245,5 +248,6 @@ package final class Resolution: @unchecked Sendable {
         directCache = nil
         hookBoundary = 0
         remadeInHooks = 0
+        backedOff = nil
     }
 }

@@ -144,7 +144,11 @@ extension Resolution {
         }
         var claim: Creations.Claim
         repeat {
-            claim = try Creations.claim(entry, in: cache.creationStore, by: owner, path: path)
+            do {
+                claim = try Creations.claim(entry, in: cache.creationStore, by: owner, path: path)
+            } catch let cycle as Creations.WaitCycle {
+                throw backOff(cycle)
+            }
             if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: serviceType) {
                 outcome = .cached
                 return instance
@@ -158,13 +162,24 @@ extension Resolution {
         }
         let box = try box(instance, for: entry)
         graph.keep(instance, for: entry.id)
-        do { try complete(entry, instance) } catch {
+        do {
+            try complete(entry, instance)
+            // A hook may have swallowed the back-off (`try?`): what it built is not to be trusted.
+            if let backedOff { throw backedOff.error }
+        } catch {
             graph.forget(entry.id)
             throw error
         }
         cache.store(box, for: entry)
         outcome = .created
         return instance
+    }
+
+    /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
+    func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
+        if backedOff == nil { backedOff = cycle }
+        enclosing?.backedOff = backedOff
+        return cycle.error
     }
 
     /// What a store keeps for `entry`'s instance: the value, or a weak reference for `.weak`.

@@ -75,7 +75,33 @@ package enum ResolutionThread {
         resolution.isActive = true
         prepare(resolution)
         defer { finishThreadCall(resolution) }
-        return try body(resolution)
+        do {
+            return try body(resolution)
+        } catch where resolution.backedOff != nil {
+            return try runAgain(resolution, body)
+        }
+    }
+
+    /// Runs a call again after it backed off from a wait that would never end, once the
+    /// instance it waited for is free (see `Creations`); a few times at most.
+    @inline(never)
+    private static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
+        var attempts = 0
+        while true {
+            let cycle = resolution.backedOff.unsafelyUnwrapped
+            resolution.backedOff = nil
+            resolution.steps.removeAll()
+            resolution.graph.removeAll()
+            resolution.hookBoundary = 0
+            resolution.remadeInHooks = 0
+            Creations.waitUntilFree(cycle.key)
+            attempts += 1
+            do {
+                return try body(resolution)
+            } catch where resolution.backedOff != nil && attempts < 100 {
+                continue
+            }
+        }
     }
 
     /// Ends a call on the thread's own resolution, and keeps it for the next call unless a
@@ -111,6 +137,7 @@ package enum ResolutionThread {
         if outer.borrowedSource === source { return try body(outer) }
         let nested = Resolution(borrowing: source)
         nested.continueResolution(outer)
+        nested.enclosing = outer
         nested.observe(owning: source.makeObserver())
         setSlot(nested)
         defer {

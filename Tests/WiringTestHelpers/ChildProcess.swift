@@ -1,0 +1,126 @@
+import Foundation
+
+/// Runs a case that could crash, hang or overflow the stack in a child process: the test binary
+/// again, asked by an environment variable to run only that case. A regression then fails the
+/// one test that checks the case, instead of killing the whole suite.
+///
+/// Each test target that has such cases declares an XCTest entry (a test method that runs the
+/// case named by ``requestedCase`` and exits) and passes its name as `entry`.
+public enum ChildProcess {
+    /// The environment variable naming the case a child runs.
+    public static let caseVariable = "WIRING_CHILD_CASE"
+
+    /// The case this process was started to run, if it is a child.
+    public static var requestedCase: String? {
+        ProcessInfo.processInfo.environment[caseVariable]
+    }
+
+    /// How a child ended and what it printed.
+    public struct Outcome: CustomStringConvertible, Sendable {
+        /// The exit status, or the signal number when `wasSignalled`.
+        public let status: Int32
+        /// Whether a signal ended it (a crash, or the time limit).
+        public let wasSignalled: Bool
+        /// Whether it ran past the time limit and was killed.
+        public let timedOut: Bool
+        /// Standard output and standard error, together.
+        public let output: String
+
+        /// Whether it exited normally with status 0.
+        public var succeeded: Bool { !wasSignalled && status == 0 && !timedOut }
+
+        public var description: String {
+            let end = timedOut ? "timed out" : wasSignalled ? "signal \(status)" : "exit \(status)"
+            return "child process: \(end)\n\(output)"
+        }
+    }
+
+    /// Whether this platform can run the test binary again as a child (Linux runs the test
+    /// bundle as an executable; elsewhere a test runner loads it).
+    public static var isSupported: Bool {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Runs case `name` in a child process of the test binary through XCTest entry `entry`
+    /// (`Module.Class/testMethod`), killing it after `timeout` seconds.
+    public static func run(_ name: String, entry: String, timeout: Double = 30) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [entry]
+        var environment = ProcessInfo.processInfo.environment
+        environment[caseVariable] = name
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            collected.append(handle.availableData)
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                process.terminate()
+                break
+            }
+            usleep(10_000)
+        }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        return Outcome(
+            status: process.terminationStatus, wasSignalled: process.terminationReason == .uncaughtSignal,
+            timedOut: timedOut, output: collected.text)
+    }
+
+    /// Runs the case this process was started for, from `cases`, printing what it returns
+    /// between markers, then exits: the rest of the test binary does not run in a child.
+    public static func runRequestedCase(from cases: [String: @Sendable () throws -> String]) -> Never {
+        let name = requestedCase ?? ""
+        guard let body = cases[name] else {
+            print("no child case named \(name)")
+            exit(3)
+        }
+        do {
+            let result = try body()
+            print("<<<\n\(result)\n>>>")
+            exit(0)
+        } catch {
+            print("<<<\nthrew: \(error)\n>>>")
+            exit(0)
+        }
+    }
+}
+
+extension ChildProcess.Outcome {
+    /// What the case returned (or `threw: …`), between the child's markers.
+    public var result: String? {
+        guard let start = output.range(of: "<<<\n"), let end = output.range(of: "\n>>>", range: start.upperBound..<output.endIndex)
+        else { return nil }
+        return String(output[start.upperBound..<end.lowerBound])
+    }
+}
+
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ more: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        data.append(more)
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

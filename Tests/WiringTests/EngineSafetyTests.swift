@@ -1,0 +1,282 @@
+import Dispatch
+import Foundation
+import Testing
+import Wiring
+
+private final class Hooked: @unchecked Sendable {
+    var partner: Partner?
+}
+
+private final class Partner: @unchecked Sendable {
+    var hooked: Hooked?
+}
+
+private final class Parent: @unchecked Sendable {
+    let child: Child
+    init(child: Child) { self.child = child }
+}
+
+private final class Child: @unchecked Sendable {
+    weak var parent: Parent?
+}
+
+private final class Grandchild: @unchecked Sendable {
+    weak var root: Parent?
+}
+
+private final class Middle: @unchecked Sendable {
+    let grandchild: Grandchild
+    init(grandchild: Grandchild) { self.grandchild = grandchild }
+}
+
+private final class Top: @unchecked Sendable {
+    let middle: Middle
+    init(middle: Middle) { self.middle = middle }
+}
+
+private final class Bottom: @unchecked Sendable {
+    weak var top: Top?
+}
+
+private final class Pair: @unchecked Sendable {
+    let first: Lazy<Leaf>
+    let second: Lazy<Leaf>
+    let firstLeaf: Leaf
+    let secondLeaf: Leaf
+    let direct: Leaf
+    init(first: Lazy<Leaf>, second: Lazy<Leaf>, direct: Leaf) throws {
+        self.first = first
+        self.second = second
+        self.direct = direct
+        firstLeaf = try first.value
+        secondLeaf = try second.value
+    }
+}
+
+private final class Holder: @unchecked Sendable {
+    let provider: Provider<Leaf>
+    let lazy: Lazy<Leaf>
+    let resolver: any Resolver
+    init(resolver: any Resolver) throws {
+        provider = try resolver.resolve()
+        lazy = try resolver.resolve()
+        self.resolver = resolver
+    }
+}
+
+private struct HookFailure: Error, CustomStringConvertible {
+    var description: String { "the hook failed" }
+}
+
+@Suite("Engine safety: publication, hooks, lifetimes")
+struct EngineSafetyTests {
+    @Test func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun() throws {
+        for _ in 0..<20 {
+            let container = Container()
+            container.register(Hooked.self) { _ in Hooked() }
+                .scope(.container)
+                .initCompleted { r, hooked in
+                    usleep(1_000)
+                    hooked.partner = try r.resolve(Partner.self)
+                }
+            container.register(Partner.self) { _ in Partner() }
+                .scope(.container)
+                .initCompleted { r, partner in
+                    usleep(1_000)
+                    partner.hooked = try r.resolve(Hooked.self)
+                }
+            let halfBuilt = Counter()
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                if index.isMultiple(of: 2) {
+                    if (try? container.resolve(Hooked.self))?.partner == nil { halfBuilt.increment() }
+                } else {
+                    if (try? container.resolve(Partner.self))?.hooked == nil { halfBuilt.increment() }
+                }
+            }
+            #expect(halfBuilt.value == 0)
+            #expect(try container.resolve(Hooked.self).partner === container.resolve(Partner.self))
+        }
+    }
+
+    @Test func aHookThatThrowsLeavesNothingCached() throws {
+        let made = Counter()
+        let attempts = Counter()
+        let container = Container()
+        container.register(Hooked.self) { _ in
+            made.increment()
+            return Hooked()
+        }
+        .scope(.container)
+        .initCompleted { _, _ in
+            attempts.increment()
+            if attempts.value < 3 { throw HookFailure() }
+        }
+        for _ in 0..<2 {
+            let error = try #require(throws: ResolutionError.self) { try container.resolve(Hooked.self) }
+            #expect(error.summary == "the factory of Hooked threw: the hook failed")
+        }
+        let hooked = try container.resolve(Hooked.self)
+        #expect(try container.resolve(Hooked.self) === hooked)
+        #expect(made.value == 3, "made again after each failure, then kept")
+    }
+
+    @Test(arguments: [Scope.graph, .container, Scope("session"), .weak])
+    func aBackReferenceSetInTheInnerObjectsHookClosesTheCycle(scope: Scope) throws {
+        let container = Container()
+        container.register(Parent.self) { r in try Parent(child: r.resolve()) }.scope(scope)
+        container.register(Child.self) { _ in Child() }
+            .scope(scope)
+            .initCompleted { r, child in child.parent = try r.resolve(Parent.self) }
+        let parent = try container.resolve(Parent.self)
+        #expect(parent.child.parent === parent)
+    }
+
+    @Test(arguments: [Scope.graph, .container])
+    func aBackReferenceAcrossFourObjectsClosesTheCycle(scope: Scope) throws {
+        let container = Container()
+        container.register(Top.self) { r in try Top(middle: r.resolve()) }.scope(scope)
+        container.register(Middle.self) { r in try Middle(grandchild: r.resolve()) }.scope(scope)
+        container.register(Grandchild.self) { _ in Grandchild() }.scope(scope)
+        container.register(Bottom.self) { _ in Bottom() }
+            .scope(scope)
+            .initCompleted { r, bottom in bottom.top = try r.resolve(Top.self) }
+        container.register(Parent.self) { r in
+            let top = try r.resolve(Top.self)
+            let bottom = try r.resolve(Bottom.self)
+            #expect(bottom.top === top)
+            return Parent(child: Child())
+        }
+        _ = try container.resolve(Parent.self)
+    }
+
+    @Test func aConstructorOnlyCycleIsStillAnError() throws {
+        let container = Container()
+        container.register(Parent.self) { r in try Parent(child: r.resolve()) }
+        container.register(Child.self) { r in
+            _ = try r.resolve(Parent.self)
+            return Child()
+        }
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Parent.self) }
+        #expect(error.identifier == "circular-dependency")
+    }
+
+    @Test func aTransientHookThatAsksForItsOwnTypeIsACycle() throws {
+        let container = Container()
+        container.register(Hooked.self) { _ in Hooked() }
+            .scope(.transient)
+            .initCompleted { r, _ in _ = try r.resolve(Parent.self) }
+        container.register(Parent.self) { r in
+            _ = try r.resolve(Hooked.self)
+            return Parent(child: Child())
+        }
+        .scope(.transient)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Parent.self) }
+        #expect(error.identifier == "circular-dependency")
+    }
+
+    @Test func lazyAndProviderUsedDuringTheResolveGiveTheGraphsInstance() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        container.register(Pair.self) { r in try Pair(first: r.resolve(), second: r.resolve(), direct: r.resolve()) }
+        container.register(Branch.self) { r in
+            let provider = try r.resolve(Provider<Leaf>.self)
+            return try Branch(left: provider(), right: r.resolve())
+        }
+        let pair = try container.resolve(Pair.self)
+        #expect(pair.firstLeaf === pair.direct)
+        #expect(pair.secondLeaf === pair.direct)
+        let branch = try container.resolve(Branch.self)
+        #expect(branch.left === branch.right)
+        // After the resolve returned, a provider call is a resolve of its own.
+        #expect(try pair.first.value === pair.direct, "a Lazy keeps what it resolved")
+    }
+
+    @Test func aSingletonHoldingAProviderALazyOrItsResolverDoesNotKeepItsContainerAlive() throws {
+        weak var weakContainer: Container?
+        var holder: Holder?
+        do {
+            let container = Container()
+            container.register(Leaf.self) { _ in Leaf() }
+            container.register(Holder.self) { r in try Holder(resolver: r) }.scope(.container)
+            holder = try container.resolve(Holder.self)
+            weakContainer = container
+        }
+        #expect(weakContainer == nil)
+        let kept = try #require(holder)
+        for error in [
+            #expect(throws: ResolutionError.self) { try kept.provider() },
+            #expect(throws: ResolutionError.self) { try kept.lazy.value },
+            #expect(throws: ResolutionError.self) { try kept.resolver.resolve(Leaf.self) },
+        ] {
+            #expect(error?.identifier == "container-released")
+            #expect(error?.summary == "the container to resolve Leaf from has been freed")
+        }
+    }
+
+    @Test func aResolverUsedOnAnotherThreadWhileAndAfterItsResolutionRunsStartsCallsOfItsOwn() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let results = LockedBox<[Bool]>([])
+        container.register(Holder.self) { r in
+            let resolver = UncheckedBox(r)
+            Thread {
+                started.signal()
+                for _ in 0..<200 { results.set(results.get() + [(try? resolver.value.resolve(Leaf.self)) != nil]) }
+                finished.signal()
+            }.start()
+            started.wait()
+            return try Holder(resolver: r)
+        }
+        let holder = try container.resolve(Holder.self)
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(results.get().allSatisfy { $0 })
+        #expect(try holder.resolver.resolve(Leaf.self) !== holder.resolver.resolve(Leaf.self))
+    }
+
+    @Test func aNameWithQuotesIsEscapedInTheFix() throws {
+        let container = Container()
+        let error = try #require(throws: ResolutionError.self) {
+            try container.resolve(Leaf.self, name: #"say "hi"\now"#)
+        }
+        #expect(error.fix.contains(#"container.register(Leaf.self, name: "say \"hi\"\\now")"#), "\(error.fix)")
+        #expect(error.key.description == #"Leaf (name: "say \"hi\"\\now")"#)
+    }
+
+    @Test func aWeakRegistrationOfAValueNamesItsKeyOnceInThePath() throws {
+        let container = Container()
+        container.register(Point.self) { _ in Point(x: 1) }.scope(.weak)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Point.self) }
+        #expect(error.identifier == "weak-scope-requires-class")
+        #expect(error.path == [ServiceKey(Point.self)])
+    }
+
+    @Test func theAsyncPathNamesErrorsAsTheSynchronousOneDoes() async throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        container.registerAsync(Animal.self) { r in
+            _ = try await r.resolve(Leaf.self)
+            throw SampleError()
+        }
+        let sync = try #require(throws: ResolutionError.self) { try container.resolve(Animal.self) }
+        #expect(sync.identifier == "requires-await")
+        container.registerAsync(Food.self) { _ in throw SampleError() }.scope(.container)
+        for key in [ServiceKey(Animal.self), ServiceKey(Food.self)] {
+            do {
+                _ = key == ServiceKey(Animal.self)
+                    ? try await container.async.resolve(Animal.self) as AnyObject
+                    : try await container.async.resolve(Food.self) as AnyObject
+                Issue.record("expected an error")
+            } catch let error as ResolutionError {
+                #expect(error.identifier == "factory-failed")
+                #expect(error.path == [key])
+            }
+        }
+    }
+}
+
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

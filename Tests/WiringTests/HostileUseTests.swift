@@ -1,0 +1,167 @@
+import Dispatch
+import Foundation
+import Testing
+import Wiring
+import WiringTestHelpers
+import XCTest
+
+// Cases that crashed, hung or overflowed the stack before the engine was made safe. Each runs in
+// a child process, so that a regression fails its own test instead of killing the suite.
+
+private final class Node: @unchecked Sendable {
+    var next: Node?
+    init(next: Node? = nil) { self.next = next }
+}
+
+private final class Slow: @unchecked Sendable {
+    init() { usleep(20_000) }
+}
+
+/// The crash-prone cases, by name; each returns what the parent test checks.
+private let hostileCases: [String: @Sendable () throws -> String] = [
+    "provider-cycle": {
+        let container = Container()
+        container.register(Node.self) { r in try Node(next: r.resolve(Provider<Node>.self)()) }
+        return try describe { try container.resolve(Node.self) }
+    },
+    "lazy-cycle": {
+        let container = Container()
+        container.register(Node.self) { r in try Node(next: r.resolve(Lazy<Node>.self).value) }
+        return try describe { try container.resolve(Node.self) }
+    },
+    "captured-container-cycle": {
+        let container = Container()
+        container.register(Node.self) { _ in try Node(next: container.resolve(Node.self)) }
+        return try describe { try container.resolve(Node.self) }
+    },
+    "child-container-cycle": {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(Node.self) { _ in try Node(next: child.resolve(Node.self)) }
+        return try describe { try parent.resolve(Node.self) }
+    },
+    "deep-chain": {
+        let container = Container()
+        container.register(Int.self, name: "0") { _ in 0 }
+        for depth in 1...5_000 {
+            container.register(Int.self, name: "\(depth)") { r in try r.resolve(Int.self, name: "\(depth - 1)") + 1 }
+        }
+        return try describe { try container.resolve(Int.self, name: "5000") }
+    },
+    "async-cycle-from-two-tasks": {
+        final class A: @unchecked Sendable {}
+        final class B: @unchecked Sendable {}
+        let container = Container()
+        container.registerAsync(A.self) { r in
+            try await Task.sleep(nanoseconds: 20_000_000)
+            _ = try await r.resolve(B.self)
+            return A()
+        }.scope(.container)
+        container.registerAsync(B.self) { r in
+            try await Task.sleep(nanoseconds: 20_000_000)
+            _ = try await r.resolve(A.self)
+            return B()
+        }.scope(.container)
+        let results = blockingAwait {
+            async let first = outcome { try await container.async.resolve(A.self) }
+            async let second = outcome { try await container.async.resolve(B.self) }
+            return await [first, second]
+        }
+        return results.joined(separator: "\n")
+    },
+    "singleton-waits-for-another-thread": {
+        let container = Container()
+        container.register(Slow.self) { _ in Slow() }.scope(.container)
+        container.register(Node.self) { _ in
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? container.resolve(Slow.self)
+                done.signal()
+            }.start()
+            done.wait()
+            return Node()
+        }.scope(.container)
+        _ = try container.resolve(Node.self)
+        return "completed"
+    },
+]
+
+/// The entry a child process runs: the case named in its environment, then exit.
+final class HostileChildEntry: XCTestCase {
+    func testChildCase() throws {
+        guard ChildProcess.requestedCase != nil else { throw XCTSkip("runs only in a child process") }
+        ChildProcess.runRequestedCase(from: hostileCases)
+    }
+}
+
+private func describe<Result>(_ body: () throws -> Result) throws -> String {
+    do {
+        _ = try body()
+        return "no error"
+    } catch let error as ResolutionError {
+        return "\(error.identifier)\n\(error)"
+    }
+}
+
+private func outcome<Result>(_ body: () async throws -> Result) async -> String {
+    do {
+        _ = try await body()
+        return "no error"
+    } catch let error as ResolutionError {
+        return error.identifier
+    } catch {
+        return "\(error)"
+    }
+}
+
+/// Waits on this thread for async work, which the cooperative pool runs.
+private func blockingAwait<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<Result>()
+    Task {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+@Suite("Hostile use: crashes, hangs and overflows become errors", .enabled(if: ChildProcess.isSupported))
+struct HostileUseTests {
+    private func run(_ name: String) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(name, entry: "WiringTests.HostileChildEntry/testChildCase", timeout: 60)
+    }
+
+    @Test(arguments: ["provider-cycle", "lazy-cycle", "captured-container-cycle", "child-container-cycle"])
+    func aCycleThroughANewTopLevelCallIsAnError(name: String) throws {
+        let outcome = try run(name)
+        #expect(outcome.succeeded, "\(outcome)")
+        let result = try #require(outcome.result, "\(outcome)")
+        #expect(result.hasPrefix("circular-dependency\nerror: circular dependency while resolving Node"), "\(result)")
+        #expect(result.contains("cycle: Node -> Node"), "\(result)")
+    }
+
+    @Test func aChainDeeperThanTheLimitIsAnErrorNamingItsHeadAndTail() throws {
+        let outcome = try run("deep-chain")
+        #expect(outcome.succeeded, "\(outcome)")
+        let result = try #require(outcome.result, "\(outcome)")
+        #expect(result.hasPrefix("resolution-too-deep\nerror: resolving Int (name: \"4000\") went deeper than 1000 registrations"), "\(result)")
+        #expect(result.contains("path: Int (name: \"5000\") -> Int (name: \"4999\") -> Int (name: \"4998\") -> … 995 more … -> Int (name: \"4002\") -> Int (name: \"4001\") -> Int (name: \"4000\")"), "\(result)")
+    }
+
+    @Test func anAsyncSingletonCycleEnteredFromTwoTasksIsAnErrorInEach() throws {
+        let outcome = try run("async-cycle-from-two-tasks")
+        #expect(outcome.succeeded, "\(outcome)")
+        #expect(outcome.result == "circular-dependency\ncircular-dependency", "\(outcome)")
+    }
+
+    @Test func aSingletonFactoryThatWaitsForAnotherThreadMakingAnotherSingletonCompletes() throws {
+        let outcome = try run("singleton-waits-for-another-thread")
+        #expect(outcome.succeeded, "\(outcome)")
+        #expect(outcome.result == "completed", "\(outcome)")
+    }
+}
