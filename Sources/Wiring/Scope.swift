@@ -48,11 +48,65 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         lifetime == .custom ? "Scope(\"\(name)\")" : ".\(name)"
     }
 
-    /// Whether instances are kept by a container (as opposed to per call or not at all).
-    package var isStoredInContainer: Bool {
-        switch lifetime {
-        case .container, .weak, .custom: true
-        case .transient, .graph: false
+    /// What this scope's instances do; see ``Policy``.
+    package var policy: Policy { lifetime.policy }
+}
+
+extension Scope {
+    /// What a lifetime keeps, where, how it is reset and what it may depend on, said once. The
+    /// resolution step, the test container's layers, the verification sandbox, `assertScope` and
+    /// the captive-dependency rules all ask this instead of switching on the lifetime.
+    package struct Policy: Sendable, Equatable {
+        /// Whether a store (the registering container, a test layer) keeps the instance after
+        /// the resolve that made it: `.container`, `.weak` and custom scopes.
+        package let keepsInstances: Bool
+        /// Whether the store holds it only while something else does (`.weak`).
+        package let holdsWeakly: Bool
+        /// Whether a second request within one top-level resolve gets the same instance.
+        package let sharedWithinResolve: Bool
+        /// Whether `resetScope(scope)` drops the kept instances (every kept scope, by name).
+        package let isReset: Bool
+        /// How long an instance lives, longest highest, for captive dependencies; `nil` for
+        /// `.graph`, which lives exactly as long as the resolve that made it.
+        package let lifespanRank: Int?
+        /// Whether an instance may be meant to live shorter than something that holds it (and
+        /// so be a captive dependency of a longer-lived one).
+        package let mayBeCaptive: Bool
+
+        /// Whether an instance held by one of `holder`'s is kept longer than its own scope means:
+        /// a transient, weak or custom instance inside a longer-lived kept one.
+        package func isCaptive(heldBy holder: Policy) -> Bool {
+            guard holder.keepsInstances, mayBeCaptive, let held = lifespanRank, let holding = holder.lifespanRank else {
+                return false
+            }
+            return held < holding
+        }
+    }
+}
+
+extension Scope.Lifetime {
+    package var policy: Scope.Policy {
+        switch self {
+        case .transient:
+            Scope.Policy(
+                keepsInstances: false, holdsWeakly: false, sharedWithinResolve: false, isReset: false, lifespanRank: 0,
+                mayBeCaptive: true)
+        case .graph:
+            Scope.Policy(
+                keepsInstances: false, holdsWeakly: false, sharedWithinResolve: true, isReset: false, lifespanRank: nil,
+                mayBeCaptive: false)
+        case .weak:
+            Scope.Policy(
+                keepsInstances: true, holdsWeakly: true, sharedWithinResolve: true, isReset: true, lifespanRank: 1,
+                mayBeCaptive: true)
+        case .custom:
+            Scope.Policy(
+                keepsInstances: true, holdsWeakly: false, sharedWithinResolve: true, isReset: true, lifespanRank: 2,
+                mayBeCaptive: true)
+        case .container:
+            Scope.Policy(
+                keepsInstances: true, holdsWeakly: false, sharedWithinResolve: true, isReset: true, lifespanRank: 3,
+                mayBeCaptive: false)
         }
     }
 }

@@ -32,6 +32,9 @@ package class RegistrationEntry: @unchecked Sendable {
 
     package var scope: Scope { options.scope }
 
+    /// What this registration's scope does with its instances.
+    package var policy: Scope.Policy { lifetime.policy }
+
     /// The instance a `.container` or custom scope keeps for this registration, if made yet;
     /// read under the owning container's lock.
     @inline(__always)

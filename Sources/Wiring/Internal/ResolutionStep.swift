@@ -184,7 +184,7 @@ extension Resolution {
 
     /// What a store keeps for `entry`'s instance: the value, or a weak reference for `.weak`.
     func box<Service>(_ instance: Service, for entry: RegistrationEntry) throws -> AnyObject {
-        guard entry.lifetime == .weak else { return InstanceBox.make(instance) }
+        guard entry.policy.holdsWeakly else { return InstanceBox.make(instance) }
         let value = instance as Any
         guard type(of: value) is AnyClass else {
             throw ResolutionError(
@@ -259,7 +259,7 @@ extension Resolution {
     /// shared one is then made inside the hook, and the step building it takes that one.
     @inline(never)
     private func enterAgain(_ entry: RegistrationEntry) throws {
-        guard entry.lifetime != .transient, hookBoundary > 0, !steps.contains(id: entry.id, from: hookBoundary) else {
+        guard entry.policy.sharedWithinResolve, hookBoundary > 0, !steps.contains(id: entry.id, from: hookBoundary) else {
             throw circularDependency(entry.key)
         }
         remadeInHooks += 1

@@ -59,7 +59,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         if step.hasHooks { hooked -= 1 }
         let scope = livesAs(step, instance: instance, outcome: outcome)
         guard let holder = open.last else { return }
-        if Self.canBeCaptive(holder.scope) {
+        if holder.scope.policy.mayBeCaptive {
             open[open.count - 1].made.append(Made(object: objectReference(in: instance), scope: scope))
         }
         if Self.isCaptive(scope, heldBy: holder.scope), !Self.isDeferring(step.key) {
@@ -80,7 +80,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
     /// How long the instance a finished step gave lives: as long as the instance of a step it
     /// resolved, when it handed that one back, else as its own scope says.
     private func livesAs(_ step: Step, instance: Any, outcome: ResolutionOutcome) -> Scope {
-        guard Self.canBeCaptive(step.scope) else { return step.scope }
+        guard step.scope.policy.mayBeCaptive else { return step.scope }
         guard outcome == .created else {
             // Kept by the sandbox: the steps that showed what it forwards ran when it was made.
             return sandbox.forwardedScope(origin: step.origin) ?? step.scope
@@ -92,33 +92,8 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         return forwarded.scope
     }
 
-    /// Longer-lived first; `.graph` has no rank, being never kept beyond one resolution and
-    /// never flagged as held.
-    private static func rank(_ scope: Scope) -> Int? {
-        switch scope.lifetime {
-        case .container: 3
-        case .custom: 2
-        case .weak: 1
-        case .transient: 0
-        case .graph: nil
-        }
-    }
-
-    /// Whether an instance of this scope outlives the resolution that made it.
-    private static func canHold(_ scope: Scope) -> Bool {
-        scope.lifetime == .container || scope.lifetime == .custom || scope.lifetime == .weak
-    }
-
-    /// Whether an instance of this scope is meant to live shorter than some stored scope.
-    private static func canBeCaptive(_ scope: Scope) -> Bool {
-        scope.lifetime == .transient || scope.lifetime == .weak || scope.lifetime == .custom
-    }
-
     private static func isCaptive(_ scope: Scope, heldBy holder: Scope) -> Bool {
-        guard canHold(holder), canBeCaptive(scope), let held = rank(scope), let holding = rank(holder) else {
-            return false
-        }
-        return held < holding
+        scope.policy.isCaptive(heldBy: holder.policy)
     }
 
     /// `Provider` and `Lazy` resolve later, on each use: holding one is the fix, not the problem.

@@ -53,10 +53,8 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// one that resolves something pointing back is a cycle from that end. A registration taking
     /// arguments makes a new instance for every set of them.
     private static func builtOnce(_ entry: RegistrationEntry) -> RegistrationEntry {
-        guard !entry.key.takesArguments, !entry.needsAwait, !entry.hasHooks else { return entry }
-        switch entry.scope.lifetime {
-        case .graph, .transient: break
-        case .container, .weak, .custom: return entry
+        guard !entry.key.takesArguments, !entry.needsAwait, !entry.hasHooks, !entry.policy.keepsInstances else {
+            return entry
         }
         var options = entry.options
         options.scope = Scope(name: entry.scope.name, lifetime: .custom)
