@@ -23,6 +23,15 @@ final class Child {
     init(parent: Parent) { self.parent = parent }
 }
 
+final class Household {
+    let pet: Pet
+    init(pet: Pet) { self.pet = pet }
+}
+
+final class Pet {
+    weak var household: Household?
+}
+
 protocol HTTPClient: AnyObject {}
 final class URLSessionClient: HTTPClient {}
 final class StubClient: HTTPClient {}

@@ -47,8 +47,15 @@ import WiringTestSupport
             .initCompleted { r, parent in parent.child = try r.resolve(Child.self) }
         container.register(Child.self) { r in try Child(parent: r.resolve(Parent.self)) }
 
+        // or on the inner object, whose parent takes it in its initializer:
+        container.register(Household.self) { r in try Household(pet: r.resolve(Pet.self)) }
+        container.register(Pet.self) { _ in Pet() }
+            .initCompleted { r, pet in pet.household = try r.resolve(Household.self) }
+
         let parent = try container.resolve(Parent.self)
         #expect(parent.child?.parent === parent)
+        let household = try container.resolve(Household.self)
+        #expect(household.pet.household === household)
     }
 
     @Test func hierarchyAndModules() throws {
