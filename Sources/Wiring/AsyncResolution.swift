@@ -141,8 +141,26 @@ public struct AsyncResolver: Sendable {
             }
         }
         let resolution = Resolution(source: source.unsafelyUnwrapped)
+        if let running = AsyncResolver.runningFactory {
+            // Started inside an async factory (from a container it captured): it continues that
+            // factory's path, so a cycle through it is an error, not an endless recursion.
+            resolution.continuePath(running.path)
+            resolution.enclosingOwner = running.owner
+        }
         defer { resolution.finish() }
         return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    /// The async factory running in this task, if any: what a top-level async call started from
+    /// inside it continues.
+    @TaskLocal static var runningFactory: RunningFactory?
+
+    /// An async factory's place in its resolution.
+    struct RunningFactory: Sendable {
+        /// The registrations being resolved when it started, top first.
+        let path: [RegistrationEntry]
+        /// Who claims kept instances for its resolution.
+        let owner: ObjectIdentifier
     }
 }
 
@@ -255,7 +273,10 @@ extension Resolution {
             switch isolated {
             case .async(let factory):
                 // The factory's calls take the next turn, while this call waits for it.
-                instance = try await factory(AsyncResolver(resolution: self, turn: turn + 1))
+                let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
+                instance = try await AsyncResolver.$runningFactory.withValue(running) {
+                    try await factory(AsyncResolver(resolution: self, turn: turn + 1))
+                }
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)
                 instance = try await MainActor.run {

@@ -40,6 +40,20 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         parent.register(Node.self) { _ in try Node(next: child.resolve(Node.self)) }
         return try describe { try parent.resolve(Node.self) }
     },
+    "async-captured-container-cycle": {
+        let container = Container()
+        container.registerAsync(Node.self) { _ in try await Node(next: container.async.resolve(Node.self)) }
+        return blockingAwait {
+            do {
+                _ = try await container.async.resolve(Node.self)
+                return "no error"
+            } catch let error as ResolutionError {
+                return "\(error.identifier)\n\(error)"
+            } catch {
+                return "\(error)"
+            }
+        }
+    },
     "deep-chain": {
         let container = Container()
         container.register(Int.self, name: "0") { _ in 0 }
@@ -136,7 +150,9 @@ struct HostileUseTests {
         try ChildProcess.run(name, entry: "WiringTests.HostileChildEntry/testChildCase", timeout: 60)
     }
 
-    @Test(arguments: ["provider-cycle", "lazy-cycle", "captured-container-cycle", "child-container-cycle"])
+    @Test(arguments: [
+        "provider-cycle", "lazy-cycle", "captured-container-cycle", "child-container-cycle", "async-captured-container-cycle",
+    ])
     func aCycleThroughANewTopLevelCallIsAnError(name: String) throws {
         let outcome = try run(name)
         #expect(outcome.succeeded, "\(outcome)")
