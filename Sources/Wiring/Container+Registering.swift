@@ -1,0 +1,101 @@
+/// Adding registrations: factories, factories with runtime arguments and ready instances.
+extension Container {
+    /// Registers a factory for a type, optionally named.
+    ///
+    /// Registering a key again replaces the earlier registration (the last one wins).
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { _ in Cat() }
+    /// container.register(Animal.self, name: "mimi") { _ in Cat(name: "Mimi") }
+    /// ```
+    /// - Parameters:
+    ///   - serviceType: The type to register; what `resolve` asks for.
+    ///   - name: Tells registrations of the same type apart.
+    ///   - factory: Makes the instance from a resolver bound to the resolution in progress.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    /// - Returns: The registration, to set its scope (`.graph` unless you say otherwise) and hooks.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) -> Registration<Service> {
+        add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .graph), factory: factory))
+    }
+
+    /// Registers a factory that takes runtime arguments, which `resolve(_:arguments:)` passes.
+    ///
+    /// The argument types are part of the key: a registration taking a `String` and one taking
+    /// a `String` and a `Bool` are different registrations.
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { (_, name: String) in Cat(name: name) }
+    /// let cat = try container.resolve(Animal.self, arguments: "Mew")
+    /// ```
+    /// - Parameters:
+    ///   - serviceType: The type to register; what `resolve` asks for.
+    ///   - name: Tells registrations of the same type apart.
+    ///   - factory: Makes the instance from a resolver bound to the resolution in progress and
+    ///     the runtime arguments.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
+    ///   the arguments of later calls.
+    @discardableResult
+    @inlinable
+    public func register<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        guard key.takesArguments else {
+            // Called generically with no arguments: store it as the plain factory it is.
+            return register(serviceType, name: name, file: file, line: line) { resolver in
+                try factory(resolver, repeat each unsafeBitCast((), to: (repeat each Argument).self))
+            }
+        }
+        // Made here, in the caller's module, so the compiler specialises reading the arguments.
+        return register(key, file: file, line: line) { resolver, arguments in
+            try factory(resolver, repeat each arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee)
+        }
+    }
+
+    /// Registers a factory that reads its runtime arguments from a tuple of the key's argument types.
+    @usableFromInline
+    package func register<Service>(
+        _ key: ServiceKey, file: StaticString, line: UInt,
+        factory: @escaping @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
+    ) -> Registration<Service> {
+        add(ArgumentFactoryEntry(key: key, site: RegistrationSite(file, line), options: .init(scope: .transient), factory: factory))
+    }
+
+    /// Registers a ready-made instance, shared like a `.container` singleton.
+    /// - Parameters:
+    ///   - serviceType: The type to register it as.
+    ///   - name: Tells registrations of the same type apart.
+    ///   - instance: The value every resolution returns.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        instance: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        let value = UncheckedSendable(instance)
+        return register(serviceType, name: name, file: file, line: line) { _ in value.value }
+            .scope(.container)
+    }
+}
