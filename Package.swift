@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(
             name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest"],
             exclude: ["__Snapshots__"]),
-        .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit"], exclude: ["Snapshots"]),
+        .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit", "WiringAssertions"], exclude: ["Snapshots"]),
         .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WiringAssertions
 
 /// Compares text with a snapshot file committed under `Snapshots/` beside this file.
 ///
@@ -39,9 +40,13 @@ enum Snapshot {
                 """
                 output differs from snapshot \(name) (- snapshot, + now); if the change is intended, \
                 re-record with \(recordVariable)=1:
-                \(LineDiff(from: expectedText, to: text).rendered)
+                \(LineDiff(old: lines(expectedText), new: lines(text)).unified())
                 """,
                 sourceLocation: sourceLocation)
         }
     }
+}
+
+private func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }

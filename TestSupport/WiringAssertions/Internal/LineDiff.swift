@@ -1,7 +1,8 @@
 /// The difference between two lists of lines, in the unified format `diff -u` prints: hunks
 /// headed `@@ -start,count +start,count @@`, lines only in the old text prefixed `-`, lines
-/// only in the new one `+`, and up to three unchanged lines around each change.
-struct LineDiff {
+/// only in the new one `+`, and up to three unchanged lines around each change. Shared with the
+/// package's own snapshot tests (the demo's output), so there is one diff to trust.
+package struct LineDiff {
     private enum Edit: Equatable {
         case same(String)
         case removed(String)
@@ -10,12 +11,12 @@ struct LineDiff {
 
     private let edits: [Edit]
 
-    init(old: [String], new: [String]) {
+    package init(old: [String], new: [String]) {
         edits = Self.edits(from: old, to: new)
     }
 
     /// The hunks, one line each, the same for the same input.
-    func unified(context: Int = 3) -> String {
+    package func unified(context: Int = 3) -> String {
         let changed = edits.indices.filter { if case .same = edits[$0] { false } else { true } }
         guard !changed.isEmpty else { return "" }
         // Group changes whose context would touch into one hunk.
