@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Benchmarks for Wiring, next to hand-written code and Swinject. A separate package so that the
-// library itself never depends on Swinject. Run from the repository root:
+// Benchmarks for Wiring, next to hand-written code, Swinject and swift-dependencies. A separate
+// package so that the library itself never depends on either peer. Run from the repository root:
 //
 //     swift run -c release --package-path Benchmarks wiring-benchmarks
 let package = Package(
@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "Wiring", path: ".."),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +23,7 @@ let package = Package(
                 .product(name: "Wiring", package: "Wiring"),
                 .product(name: "WiringTestSupport", package: "Wiring"),
                 .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ]
         ),
     ],

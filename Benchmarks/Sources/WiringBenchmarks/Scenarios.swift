@@ -5,13 +5,16 @@ import Wiring
 typealias WiringContainer = Wiring.Container
 typealias SwinjectContainer = Swinject.Container
 
-/// The three ways of doing the same thing that a scenario compares.
+/// The ways of doing the same thing that a scenario compares, in the order of `variantNames`.
 struct Variants {
     var handWritten: Body
     var wiring: Body
     var swinject: Body
+    /// `nil` where the scenario has no meaningful swift-dependencies counterpart: the table says
+    /// "n/a". The mappings are described in `SwiftDependenciesScenarios.swift`.
+    var swiftDependencies: Body?
 
-    var all: [Body] { [handWritten, wiring, swinject] }
+    var all: [Body?] { [handWritten, wiring, swinject, swiftDependencies] }
 }
 
 /// One row of the table.
@@ -22,7 +25,7 @@ struct Scenario {
     /// Builds the containers and the closures to time. Run only when the scenario is selected.
     let setUp: () throws -> Variants
     /// Checks one variant before it is timed: that it makes what the scenario says (sharing,
-    /// new or same instances), so the three variants are known to do equivalent work.
+    /// new or same instances), so the variants are known to do equivalent work.
     let check: (Body) throws -> Bool
 }
 
@@ -76,7 +79,9 @@ private func transientNoDependencies() -> Scenario {
             return Variants(
                 handWritten: { Leaf() },
                 wiring: { try wiring.resolve(Leaf.self) },
-                swinject: { swinject.resolve(Leaf.self)! })
+                swinject: { swinject.resolve(Leaf.self)! },
+                // A `@Dependency` factory client: `model.leafFactory.make()`.
+                swiftDependencies: SwiftDependenciesBodies.leaf())
         },
         check: makesNewInstances(of: Leaf.self))
 }
@@ -97,7 +102,9 @@ private func transientChain() -> Scenario {
             return Variants(
                 handWritten: { ChainA(b: ChainB(c: ChainC())) },
                 wiring: { try wiring.resolve(ChainA.self) },
-                swinject: { swinject.resolve(ChainA.self)! })
+                swinject: { swinject.resolve(ChainA.self)! },
+                // Three factory clients, each reading the next through `@Dependency`.
+                swiftDependencies: SwiftDependenciesBodies.chain())
         },
         check: { body in
             guard try makesNewInstances(of: ChainA.self)(body) else { return false }
@@ -126,7 +133,10 @@ private func autowiredChain() -> Scenario {
             return Variants(
                 handWritten: { ChainA(b: ChainB(c: ChainC())) },
                 wiring: { try wiring.resolve(ChainA.self) },
-                swinject: { swinject.resolve(ChainA.self)! })
+                swinject: { swinject.resolve(ChainA.self)! },
+                // No autowiring in swift-dependencies: the same factory clients as the chain above,
+                // as Swinject's column uses its factory registrations.
+                swiftDependencies: SwiftDependenciesBodies.chain())
         },
         check: makesNewInstances(of: ChainA.self))
 }
@@ -191,7 +201,10 @@ private func tenNodeGraph() -> Scenario {
                         http: http, config: config)
                 },
                 wiring: { try wiring.resolve(AppRoot.self) },
-                swinject: { swinject.resolve(AppRoot.self)! })
+                swinject: { swinject.resolve(AppRoot.self)! },
+                // n/a: swift-dependencies has no graph scope (instances shared within one
+                // resolution, new for the next); building such a graph is hand-written code.
+                swiftDependencies: nil)
         },
         check: { body in
             guard let first = try body() as? AppRoot, let second = try body() as? AppRoot else { return false }
@@ -220,7 +233,9 @@ private func cachedSingleton() -> Scenario {
             return Variants(
                 handWritten: { holder.singleton },
                 wiring: { try wiring.resolve(Singleton.self) },
-                swinject: { swinject.resolve(Singleton.self)! })
+                swinject: { swinject.resolve(Singleton.self)! },
+                // A `@Dependency` read of a live value, which `DependencyValues` caches.
+                swiftDependencies: SwiftDependenciesBodies.singleton())
         },
         check: returnsSameInstance(of: Singleton.self))
 }
@@ -243,7 +258,9 @@ private func oneRuntimeArgument() -> Scenario {
             return Variants(
                 handWritten: { Greeter(name: name) },
                 wiring: { try wiring.resolve(Greeter.self, arguments: name) },
-                swinject: { swinject.resolve(Greeter.self, argument: name)! })
+                swinject: { swinject.resolve(Greeter.self, argument: name)! },
+                // A factory client whose endpoint takes the argument: `model.greeterFactory.make(name)`.
+                swiftDependencies: SwiftDependenciesBodies.greeter(name: name))
         },
         check: { body in
             try makesNewInstances(of: Greeter.self)(body) && (try body() as? Greeter)?.name == "x"
@@ -279,7 +296,9 @@ private func namedRegistrations(count: Int) -> Scenario {
             return Variants(
                 handWritten: { NamedServiceImpl(index: middle) },
                 wiring: { try wiring.resolve((any NamedService).self, name: name) },
-                swinject: { swinject.resolve((any NamedService).self, name: name)! })
+                swinject: { swinject.resolve((any NamedService).self, name: name)! },
+                // n/a: swift-dependencies finds a dependency by its key type, never by a runtime name.
+                swiftDependencies: nil)
         },
         check: { body in
             try makesNewInstances(of: NamedServiceImpl.self)(body)
@@ -307,7 +326,9 @@ private func singletonFromTwoThreads() -> Scenario {
             return Variants(
                 handWritten: { globalSingleton },
                 wiring: { try wiring.resolve(Singleton.self) },
-                swinject: { swinject.resolve(Singleton.self)! })
+                swinject: { swinject.resolve(Singleton.self)! },
+                // As in 4; `DependencyValues` and its cache are safe to read from several threads.
+                swiftDependencies: SwiftDependenciesBodies.singleton())
         },
         check: returnsSameInstance(of: Singleton.self))
 }

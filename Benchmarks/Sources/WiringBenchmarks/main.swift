@@ -2,17 +2,19 @@ import Foundation
 
 // wiring-benchmarks [FILTER] [--samples N] [--profile VARIANT [--iterations N]]
 //
-// Times each scenario three ways — hand-written code, Wiring, Swinject — and prints a Markdown
-// table of median nanoseconds per operation. FILTER keeps the scenarios whose name contains it.
+// Times each scenario four ways — hand-written code, Wiring, Swinject, swift-dependencies — and
+// prints a Markdown table of median nanoseconds per operation ("n/a" where a scenario has no
+// swift-dependencies counterpart). FILTER keeps the scenarios whose name contains it.
 
 let usage = """
     usage: wiring-benchmarks [FILTER] [--samples N] [--profile VARIANT [--iterations N]]
 
       FILTER          run only the scenarios whose name contains this text (case-insensitive)
       --samples N     timed samples per variant, of ~30 ms each (default 15); the median is shown
-      --profile V     no timing: run only variant V (hand-written, wiring or swinject) of the
-                      selected scenarios, for a profiler such as perf or callgrind; `recording`
-                      runs the TestContainer side of the recording scenarios
+      --profile V     no timing: run only variant V (hand-written, wiring, swinject or
+                      swift-dependencies) of the selected scenarios, for a profiler such as perf
+                      or callgrind; `recording` runs the TestContainer side of the recording
+                      scenarios
       --iterations N  how often --profile runs each scenario (default 1000000)
     """
 
@@ -66,7 +68,7 @@ func parseArguments(_ arguments: [String]) -> Arguments {
     return parsed
 }
 
-let variantNames = ["hand-written", "Wiring", "Swinject"]
+let variantNames = ["hand-written", "Wiring", "Swinject", "swift-dependencies"]
 /// Profiles the TestContainer side of the recording scenarios.
 let recordingVariant = "recording"
 
@@ -88,6 +90,8 @@ struct Row {
     let handWritten: Double
     let wiring: Double
     let swinject: Double
+    /// `nil` where the scenario has no swift-dependencies counterpart.
+    let swiftDependencies: Double?
 }
 
 struct CheckFailed: Error, CustomStringConvertible {
@@ -135,7 +139,10 @@ if let profiled = arguments.profiledVariant {
             exit(0)
         }
         for scenario in selected {
-            let body = try scenario.setUp().all[profiled]
+            guard let body = try scenario.setUp().all[profiled] else {
+                progress("\(scenario.name): no \(variantNames[profiled]) variant (n/a), skipped")
+                continue
+            }
             progress("\(scenario.name): \(variantNames[profiled]) × \(arguments.profileIterations)")
             blackHole(try runLoop(arguments.profileIterations, opaque(body)))
         }
@@ -148,23 +155,31 @@ if let profiled = arguments.profiledVariant {
 
 do {
     for scenario in selected {
+        // The variants the scenario has, with their names; a missing one is reported as n/a.
         let variants = try scenario.setUp()
-        for (name, body) in zip(variantNames, variants.all) {
+        let present = zip(variantNames, variants.all).compactMap { name, body in
+            body.map { (name: name, body: $0) }
+        }
+        for (name, body) in present {
             guard try scenario.check(body) else { throw CheckFailed(scenario: scenario.name, variant: name) }
         }
         progress("\(scenario.name) …")
-        let measurements = try measure(threads: scenario.threads, options: arguments.options, variants.all)
-        for (name, measurement) in zip(variantNames, measurements) {
+        let measurements = try measure(
+            threads: scenario.threads, options: arguments.options, present.map(\.body))
+        var medians: [String: Double] = [:]
+        for ((name, _), measurement) in zip(present, measurements) {
+            medians[name] = measurement.median
             progress(
-                "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                "  \(name.padding(toLength: 18, withPad: " ", startingAt: 0))"
                     + " median \(format(measurement.median)) ns/op"
                     + " (min \(format(measurement.minimum)), max \(format(measurement.maximum)))"
                     + ", \(measurement.iterations) iterations × \(measurement.nanosecondsPerOperation.count) samples")
         }
         rows.append(
             Row(
-                scenario: scenario.name, handWritten: measurements[0].median,
-                wiring: measurements[1].median, swinject: measurements[2].median))
+                scenario: scenario.name, handWritten: medians[variantNames[0]] ?? .nan,
+                wiring: medians[variantNames[1]] ?? .nan, swinject: medians[variantNames[2]] ?? .nan,
+                swiftDependencies: medians[variantNames[3]]))
     }
 } catch {
     progress("error: \(error)")
@@ -181,13 +196,18 @@ print(
     Median of \(arguments.options.samples) samples of ~\(Int(arguments.options.sampleTime.nanoseconds / 1e6)) ms \
     per variant, after a warm-up; lower is better.
 
-    | Scenario | hand-written ns/op | Wiring ns/op | Swinject ns/op | Wiring / hand | Swinject / Wiring |
-    | --- | ---: | ---: | ---: | ---: | ---: |
+    swift-dependencies: "n/a" where a scenario has no counterpart in it.
+
+    | Scenario | hand-written ns/op | Wiring ns/op | Swinject ns/op | swift-dependencies ns/op \
+    | Wiring / hand | Swinject / Wiring | swift-dependencies / Wiring |
+    | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
     """)
 for row in rows {
     let cells = [
         row.scenario, format(row.handWritten), format(row.wiring), format(row.swinject),
+        row.swiftDependencies.map(format) ?? "n/a",
         ratio(row.wiring, row.handWritten), ratio(row.swinject, row.wiring),
+        row.swiftDependencies.map { ratio($0, row.wiring) } ?? "n/a",
     ]
     print("| " + cells.joined(separator: " | ") + " |")
 }
