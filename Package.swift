@@ -23,13 +23,15 @@ let package = Package(
             name: "WiringAssertions", dependencies: ["Wiring", "WiringTestSupport"], path: "TestSupport/WiringAssertions"),
         .target(name: "WiringXCTest", dependencies: ["WiringAssertions"], path: "TestSupport/WiringXCTest"),
         .target(name: "WiringSwiftTesting", dependencies: ["WiringAssertions"], path: "TestSupport/WiringSwiftTesting"),
-        // What several test targets share: running a case that could crash in a child process.
-        .target(name: "WiringTestHelpers", path: "Tests/WiringTestHelpers"),
+        // What the test targets share: the app graph they test, and running a case that could
+        // crash in a child process.
+        .target(name: "WiringTestHelpers", dependencies: ["Wiring"], path: "Tests/WiringTestHelpers"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring", "WiringTestHelpers"]),
         .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"]),
-        .testTarget(name: "WiringXCTestTests", dependencies: ["WiringXCTest"], exclude: ["__Snapshots__"]),
         .testTarget(
-            name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest"],
+            name: "WiringXCTestTests", dependencies: ["WiringXCTest", "WiringTestHelpers"], exclude: ["__Snapshots__"]),
+        .testTarget(
+            name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest", "WiringTestHelpers"],
             exclude: ["__Snapshots__"]),
         .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit", "WiringAssertions"], exclude: ["Snapshots"]),
         .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport"]),

@@ -25,8 +25,9 @@ extension Injectable {
 
 /// A type the container can resolve without a registration, such as `Provider<T>` and `Lazy<T>`.
 package protocol ImplicitlyResolvable {
-    /// Makes the value for a request of this type under `name` from the source a resolution runs on.
-    static func implicitInstance(name: String?, source: any ResolutionSource) -> Self
+    /// Makes the value for a request of this type under `name` from the source a resolution runs
+    /// on, whose `.graph` instances are `graph` (when a resolution made the request).
+    static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Self
 }
 
 /// The entries standing in for registrations of `Injectable` and `ImplicitlyResolvable` types,
@@ -51,9 +52,12 @@ package enum ImplicitRegistrations {
             let implicit = UncheckedSendable(implicitType)
             let name = key.name
             return FactoryEntry(key: key, site: site, options: .init(scope: .transient, isImplicit: true)) { resolver in
-                let source = (resolver as? Resolution)?.source ?? (resolver as? any ResolutionSource)
+                let resolution = resolver as? Resolution
+                let source = resolution?.source ?? (resolver as? any ResolutionSource)
                 guard let source else { throw ImplicitSourceMissing() }
-                return try cast(implicit.value.implicitInstance(name: name, source: source), to: Service.self)
+                return try cast(
+                    implicit.value.implicitInstance(name: name, source: source, graph: resolution?.sharedGraph()),
+                    to: Service.self)
             }
         }
         if key.name == nil, let injectableType = Service.self as? any Injectable.Type {

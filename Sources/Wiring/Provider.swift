@@ -18,8 +18,8 @@ public struct Provider<Service>: Sendable, ImplicitlyResolvable {
         self.name = name
     }
 
-    package static func implicitInstance(name: String?, source: any ResolutionSource) -> Provider {
-        Provider(WeakSource(source), name: name)
+    package static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Provider {
+        Provider(WeakSource(source, graph: graph), name: name)
     }
 
     /// Resolves the service.
@@ -60,8 +60,8 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
         self.name = name
     }
 
-    package static func implicitInstance(name: String?, source: any ResolutionSource) -> Lazy {
-        Lazy(WeakSource(source), name: name)
+    package static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Lazy {
+        Lazy(WeakSource(source, graph: graph), name: name)
     }
 
     /// The service, resolved on the first call; later calls return the same result.
@@ -96,12 +96,18 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
 /// The container behind a `Provider` or `Lazy` that a resolution made, held weakly: an instance
 /// that keeps one (a `.container` singleton, say) must not keep its container alive for ever.
 /// Used once the container is gone, it throws `container-released`.
+///
+/// Used while the resolution that made it runs, it resolves inside that resolution (see
+/// `ResolutionThread`). Used afterwards, each call is a top-level resolve that starts with the
+/// `.graph` objects of that resolution still alive, so it gives the graph's own instances.
 final class WeakSource: Resolver, @unchecked Sendable {
-    // Set once in `init`, never changed: reading it from any thread is safe.
+    // Set once in `init`, never changed: reading them from any thread is safe.
     private weak var source: (any ResolutionSource)?
+    private let graph: SharedGraph?
 
-    init(_ source: any ResolutionSource) {
+    init(_ source: any ResolutionSource, graph: SharedGraph?) {
         self.source = source
+        self.graph = graph
     }
 
     private func source(for key: @autoclosure () -> ServiceKey) throws -> any ResolutionSource {
@@ -110,7 +116,10 @@ final class WeakSource: Resolver, @unchecked Sendable {
     }
 
     func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try source(for: ServiceKey(serviceType, name: name)).resolve(serviceType, name: name)
+        let key = ServiceKey(serviceType, name: name)
+        let source = try source(for: key)
+        guard let graph else { return try source.resolve(serviceType, name: name) }
+        return try source.resolveTopLevel(key, as: serviceType, sharing: graph)
     }
 
     func resolve<Service, each Argument>(

@@ -1,5 +1,6 @@
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 
 // Each assertion passing, and failing at the caller's line with the full text, under Swift Testing.
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 import WiringXCTest
 import XCTest
 

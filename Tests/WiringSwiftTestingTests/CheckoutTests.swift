@@ -1,3 +1,6 @@
+// The app graph of these examples (makeAppContainer, Network…) comes from the shared helpers;
+// the README shows the rest of this file as it is.
+import WiringTestHelpers
 import Testing
 import WiringSwiftTesting
 

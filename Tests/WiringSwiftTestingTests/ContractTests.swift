@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 
 // The calls of the design's contract, exactly as written there and in the README.
 

@@ -1,85 +1,7 @@
 import Foundation
 import Testing
 import WiringSwiftTesting
-
-// The app graph of WiringTestSupportTests: Checkout(Cart(Network), Payments(Network)), with a
-// singleton Network; and services of every scope, for the scope checks.
-
-protocol Network: AnyObject, Sendable {
-    var label: String { get }
-}
-
-final class LiveNetwork: Network {
-    let label = "live"
-}
-
-final class FakeNetwork: Network {
-    let label: String
-    init(label: String = "fake") { self.label = label }
-}
-
-final class Cart: Sendable {
-    let network: any Network
-    init(network: any Network) { self.network = network }
-}
-
-final class Payments: Sendable {
-    let network: any Network
-    init(network: any Network) { self.network = network }
-}
-
-final class Checkout: Sendable {
-    let cart: Cart
-    let payments: Payments
-    init(cart: Cart, payments: Payments) {
-        self.cart = cart
-        self.payments = payments
-    }
-}
-
-protocol Analytics: Sendable {}
-struct NoopAnalytics: Analytics {}
-
-protocol Logger: Sendable {}
-final class ConsoleLogger: Logger {}
-
-/// The app's container, as the app would build it.
-func makeAppContainer() -> Container {
-    let container = Container()
-    container.register((any Network).self) { _ in LiveNetwork() }.scope(.container)
-    container.register(Cart.self) { r in try Cart(network: r.resolve()) }
-    container.register(Payments.self) { r in try Payments(network: r.resolve()) }
-    container.register(Checkout.self) { r in try Checkout(cart: r.resolve(), payments: r.resolve()) }
-    return container
-}
-
-/// Where `container` registered a type, as messages show it.
-func siteOf<Service>(_ type: Service.Type, name: String? = nil, in container: Container) -> String {
-    container.registration(for: ServiceKey(type, name: name))?.site.description ?? "not registered"
-}
-
-// MARK: Scopes
-
-final class Database: Sendable {}
-final class RequestContext: Sendable {}
-final class Session: Sendable {}
-final class Screen: Sendable {}
-struct Settings: Sendable { var theme = "dark" }
-
-extension Scope {
-    static let session = Scope("session")
-}
-
-/// One service of each scope, each registered as its name says.
-func makeScopedContainer() -> Container {
-    let container = Container()
-    container.register(Database.self) { _ in Database() }.scope(.container)
-    container.register(RequestContext.self) { _ in RequestContext() }            // .graph, the default
-    container.register(Screen.self) { _ in Screen() }.scope(.transient)
-    container.register(Session.self) { _ in Session() }.scope(.session)
-    container.register(Settings.self) { _ in Settings() }.scope(.container)
-    return container
-}
+import WiringTestHelpers
 
 // MARK: Capturing failures
 
@@ -104,18 +26,4 @@ func expectFailures(_ body: () -> Void) -> [RecordedFailure] {
         return true
     }
     return recorded.withLock { $0 }
-}
-
-/// A value behind a lock, to collect from closures that may run on any thread.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

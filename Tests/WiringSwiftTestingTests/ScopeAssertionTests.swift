@@ -1,5 +1,6 @@
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 
 // assertScope checks what a scope does, not its label, and leaves nothing behind.
 

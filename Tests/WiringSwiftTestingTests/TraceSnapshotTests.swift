@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WiringAssertions
 import WiringSwiftTesting
+import WiringTestHelpers
 
 // Trace snapshots: compared with a committed file, recorded when missing, diffed when different.
 

@@ -1,5 +1,6 @@
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 
 // The traits: a fresh test container per test and per argument, with doubles on top.
 

@@ -1,5 +1,6 @@
 import Testing
 import WiringSwiftTesting
+import WiringTestHelpers
 import XCTest
 
 // WiringSwiftTesting's assertions fail an XCTest test too: at the caller's file and line, with the full text.

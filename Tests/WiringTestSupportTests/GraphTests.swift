@@ -1,5 +1,6 @@
 import Testing
 import Wiring
+import WiringTestHelpers
 import WiringTestSupport
 
 // Fixtures of this file only: `G` keeps them apart from the target's other fixtures.

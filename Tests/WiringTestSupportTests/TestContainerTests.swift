@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 import WiringTestSupport
 
 @Suite struct Overrides {
@@ -382,7 +383,7 @@ import WiringTestSupport
         // The base's Payments is shadowed by the override, so only the override is listed.
         let unused = test.unusedRegistrations().map(\.description)
         try #require(unused.count == 3)
-        #expect(unused[0].hasPrefix("Checkout, registered at WiringTestSupportTests/AppFixtures.swift:"))
+        #expect(unused[0].hasPrefix("Checkout, registered at WiringTestHelpers/AppGraph.swift:"))
         #expect(unused[1].hasPrefix("Payments, overridden in layer \"test\" at WiringTestSupportTests/TestContainerTests.swift:"))
         #expect(unused[2].hasPrefix("String, overridden in layer \"offline\" at WiringTestSupportTests/TestContainerTests.swift:"))
     }

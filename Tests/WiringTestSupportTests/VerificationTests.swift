@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 import WiringTestSupport
 
 // Fixtures of this file only: `V` keeps them apart from the target's other fixtures. Every

@@ -187,8 +187,40 @@ struct EngineSafetyTests {
         #expect(pair.secondLeaf === pair.direct)
         let branch = try container.resolve(Branch.self)
         #expect(branch.left === branch.right)
-        // After the resolve returned, a provider call is a resolve of its own.
         #expect(try pair.first.value === pair.direct, "a Lazy keeps what it resolved")
+    }
+
+    @Test func lazyAndProviderUsedAfterTheResolveGiveTheGraphsInstanceWhileItLives() throws {
+        final class Owner: @unchecked Sendable {
+            let leaf: Leaf
+            let first: Lazy<Leaf>
+            let second: Lazy<Leaf>
+            let provider: Provider<Leaf>
+            init(leaf: Leaf, first: Lazy<Leaf>, second: Lazy<Leaf>, provider: Provider<Leaf>) {
+                self.leaf = leaf
+                self.first = first
+                self.second = second
+                self.provider = provider
+            }
+        }
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }
+        container.register(Owner.self) { r in
+            try Owner(leaf: r.resolve(), first: r.resolve(), second: r.resolve(), provider: r.resolve())
+        }
+        let owner = try container.resolve(Owner.self)
+        #expect(try owner.first.value === owner.leaf)
+        #expect(try owner.second.value === owner.leaf)
+        #expect(try owner.provider() === owner.leaf)
+
+        // Where the graph made none, each call is a resolve of its own.
+        final class Alone: @unchecked Sendable {
+            let provider: Provider<Leaf>
+            init(provider: Provider<Leaf>) { self.provider = provider }
+        }
+        container.register(Alone.self) { r in try Alone(provider: r.resolve()) }
+        let alone = try container.resolve(Alone.self)
+        #expect(try alone.provider() !== alone.provider())
     }
 
     @Test func aSingletonHoldingAProviderALazyOrItsResolverDoesNotKeepItsContainerAlive() throws {

@@ -1,3 +1,4 @@
+import WiringTestHelpers
 import WiringXCTest
 import XCTest
 

@@ -1,4 +1,5 @@
 import Testing
+import WiringTestHelpers
 import WiringXCTest
 
 // WiringXCTest's assertions fail a Swift Testing test too: at the caller's line, with the full text.

@@ -58,6 +58,8 @@ package final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) var outcome = ResolutionOutcome.created
     /// The runtime arguments of the step about to run its factory.
     @exclusivity(unchecked) package var pendingArguments: UnsafeRawPointer?
+    /// The `.graph` objects of this call as the `Provider`s and `Lazy`s it injected keep them.
+    @exclusivity(unchecked) var sharedGraphHandle: SharedGraph?
     /// What a resolver used after the call ended starts new calls from.
     let escape = LockedState(EscapedSource())
 
@@ -143,6 +145,7 @@ package final class Resolution: @unchecked Sendable {
 
     /// Marks the call over for resolvers that escaped it: they hold the source weakly from now on.
     func endForEscapedResolvers() {
+        fillSharedGraph()
         let source = borrowedSource
         escape.withLock { escape in
             escape.hasEnded = true
@@ -220,6 +223,7 @@ package final class Resolution: @unchecked Sendable {
     /// Ends a resolution that `init(source:)` made.
     package func finish() {
         asyncTurn?.withLock { $0 = Int.min }
+        fillSharedGraph()
         endObserving()
         endForEscapedResolvers()
     }
@@ -240,6 +244,7 @@ package final class Resolution: @unchecked Sendable {
 
     /// Clears what one call left, so the thread's next call starts afresh.
     func reset() {
+        fillSharedGraph()
         steps.removeAll()
         if !graph.isEmpty { graph.removeAll() }
         if !ancestorRegistries.isEmpty { ancestorRegistries.removeAll(keepingCapacity: true) }

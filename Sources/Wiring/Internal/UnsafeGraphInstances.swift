@@ -42,6 +42,25 @@ struct UnsafeGraphInstances {
         return records.unsafelyUnwrapped[index].value.assumingMemoryBound(to: Service.self).pointee
     }
 
+    /// The objects kept, each with how to keep it again in another resolution as its own type.
+    func members() -> [SharedGraph.Member] {
+        guard let records else { return [] }
+        return (0..<count).compactMap { index in
+            let record = records[index]
+            guard record.id != Int.min else { return nil }
+            return Self.member(record, as: record.type)
+        }
+    }
+
+    private static func member<Service>(_ record: Record, as type: Service.Type) -> SharedGraph.Member? {
+        let value = record.value.assumingMemoryBound(to: Service.self).pointee as Any
+        guard Swift.type(of: value) is AnyClass else { return nil }
+        return SharedGraph.Member(entryID: record.id, object: value as AnyObject) { resolution, object in
+            guard let instance = object as? Service else { return }
+            resolution.graph.keep(instance, for: record.id)
+        }
+    }
+
     /// Makes the instance kept for `id` invisible, as if never kept; it is destroyed with the rest.
     mutating func forget(_ id: Int) {
         guard let index = index(of: id) else { return }
