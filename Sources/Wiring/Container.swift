@@ -58,7 +58,7 @@ public final class Container: Resolver, Sendable {
             // makes a new entry with an empty slot), and only `.container` and custom ones are read.
             return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
         }
-        return try Resolution.run(container: self, registry: registry) { try $0.resolve(serviceType, name: nil) }
+        return try Resolution.run(container: self, registry: registry) { try $0.resolveHere(serviceType) }
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {

@@ -243,16 +243,19 @@ package final class Resolution: @unchecked Sendable {
     }
 
     /// Clears what one call left, so the thread's next call starts afresh.
+    @inline(__always)
     func reset() {
-        fillSharedGraph()
+        if _slowPath(sharedGraphHandle != nil) { fillSharedGraph() }
         steps.removeAll()
         if !graph.isEmpty { graph.removeAll() }
         if !ancestorRegistries.isEmpty { ancestorRegistries.removeAll(keepingCapacity: true) }
-        registry = nil
+        if registry != nil { registry = nil }
         unownedRegistry = nil
         directCache = nil
         hookBoundary = 0
-        remadeInHooks = 0
-        backedOff = nil
+        if _slowPath(remadeInHooks != 0 || backedOff != nil) {
+            remadeInHooks = 0
+            backedOff = nil
+        }
     }
 }

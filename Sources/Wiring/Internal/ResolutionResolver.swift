@@ -7,12 +7,20 @@ extension Resolution: Resolver {
             let key = ServiceKey(serviceType, name: name)
             return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType)
         }
-        if name == nil, let directCache,
+        guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil) }
+        return try resolveHere(serviceType)
+    }
+
+    /// Resolves the unnamed registration of a type without arguments in this resolution, which
+    /// the caller knows is running on this thread.
+    @inline(__always)
+    package func resolveHere<Service>(_ serviceType: Service.Type) throws -> Service {
+        if let directCache,
             let entry = unownedRegistry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
         {
             return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
         }
-        return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil)
+        return try resolve(ServiceKey(serviceType), as: serviceType, found: nil)
     }
 
     package func resolve<Service, each Argument>(

@@ -43,7 +43,7 @@ package enum ResolutionThread {
     package static var running: Resolution? {
         guard let raw = pthread_getspecific(slot) else { return nil }
         let resolution = Unmanaged<Resolution>.fromOpaque(raw)
-        return resolution._withUnsafeGuaranteedRef(\.isActive) ? resolution.takeUnretainedValue() : nil
+        return resolution._withUnsafeGuaranteedRef { $0.isActive } ? resolution.takeUnretainedValue() : nil
     }
 
     @inline(__always)
@@ -62,7 +62,7 @@ package enum ResolutionThread {
         let resolution: Resolution
         if let raw = pthread_getspecific(slot) {
             let held = Unmanaged<Resolution>.fromOpaque(raw)
-            if _slowPath(held._withUnsafeGuaranteedRef(\.isActive)) {
+            if _slowPath(held._withUnsafeGuaranteedRef { $0.isActive }) {
                 return try runNested(in: held.takeUnretainedValue(), source: source, body)
             }
             // The slot's reference moves to this frame; the slot goes on pointing at it.
@@ -74,12 +74,25 @@ package enum ResolutionThread {
         resolution.borrowedSource = source
         resolution.isActive = true
         prepare(resolution)
-        defer { finishThreadCall(resolution) }
+        // The frame's reference is handed on (`consume`), so that at the end it is the only one
+        // unless a resolver escaped: a copy left here would make every call look escaped.
+        let result: Result
         do {
-            return try body(resolution)
-        } catch where resolution.backedOff != nil {
-            return try runAgain(resolution, body)
+            result = try body(resolution)
+        } catch {
+            guard resolution.backedOff != nil else {
+                finishThreadCall(consume resolution)
+                throw error
+            }
+            do {
+                result = try runAgain(resolution, body)
+            } catch {
+                finishThreadCall(consume resolution)
+                throw error
+            }
         }
+        finishThreadCall(consume resolution)
+        return result
     }
 
     /// Runs a call again after it backed off from a wait that would never end, once the
@@ -169,21 +182,23 @@ extension Resolution {
     /// Runs a synchronous top-level call on `container`, whose registry the caller already read.
     @inline(__always)
     package static func run<Result>(
-        container: Container, registry: __owned Registry, _ body: (Resolution) throws -> Result
+        container: Container, registry: Registry, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        try ResolutionThread.run(
+        // The registry is held here for the whole call, so the resolution reads it unretained:
+        // retaining it again for the resolution would cost two atomic operations per call.
+        defer { withExtendedLifetime(registry) {} }
+        let unmanagedRegistry = Unmanaged.passUnretained(registry)
+        return try ResolutionThread.run(
             source: container,
             prepare: { resolution in
-                resolution.unownedRegistry = Unmanaged.passUnretained(registry)
-                resolution.registry = registry
+                resolution.unownedRegistry = unmanagedRegistry
                 resolution.directCache = UnownedCache(container)
             }, body)
     }
 
-    /// Runs a synchronous top-level call from `source`, which `prepare` sets up (its registry,
-    /// cache and observer) unless the call continues a resolution already running on this
-    /// thread. Whatever `prepare` hands the resolution unretained, the caller or the observer
-    /// keeps alive until the call returns.
+    /// Runs a synchronous top-level call from `source`, which `prepare` sets up (with
+    /// ``prepare(registry:observer:cache:)``) unless the call continues a resolution already
+    /// running on this thread.
     @inline(__always)
     package static func run<Result>(
         source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
