@@ -28,7 +28,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// A synchronous resolve met a factory that must be awaited: an async one, or one isolated
         /// to the main actor while off the main thread.
         case requiresAwait(mainActor: Bool)
-        /// The path grew longer than `limit` registrations, which only an endless recursion does.
+        /// The path grew longer than `limit` registrations: deeper than 1,000, which only an
+        /// endless recursion makes, or than the stack of the thread left room for.
         case tooDeep(limit: Int)
         /// A resolver, `Provider` or `Lazy` kept past its resolution was used after its
         /// container was freed.
@@ -170,7 +171,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 ? "resolve it from @MainActor code, or with \(call) from anywhere."
                 : "resolve it with \(call), or from an async factory (`registerAsync`)."
         case .tooDeep(let limit):
-            return "look for a recursion the path repeats (a factory or hook that resolves what leads back to it); real object graphs stay far below \(limit) levels."
+            return "look for a recursion the path repeats (a factory or hook that resolves what leads back to it); real object graphs stay far below \(limit) levels, and a graph this deep needs a thread with a larger stack."
         case .containerReleased:
             return "keep the container alive for as long as instances that hold a resolver, `Provider` or `Lazy` from it are used."
         case .noContainer:

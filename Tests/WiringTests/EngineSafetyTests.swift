@@ -98,6 +98,31 @@ struct EngineSafetyTests {
         }
     }
 
+    @Test func aSingletonIsMadeOnceWhenThreadsAndTasksAskForItTogether() async throws {
+        let made = Counter()
+        let container = Container()
+        container.register(Leaf.self) { _ in
+            made.increment()
+            usleep(5_000)
+            return Leaf()
+        }
+        .scope(.container)
+        let seen = LockedBox<Set<ObjectIdentifier>>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let leaf = index.isMultiple(of: 2)
+                        ? try container.resolve(Leaf.self)
+                        : try await container.async.resolve(Leaf.self)
+                    seen.set(seen.get().union([ObjectIdentifier(leaf)]))
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(made.value == 1)
+        #expect(seen.get().count == 1)
+    }
+
     @Test func aHookThatThrowsLeavesNothingCached() throws {
         let made = Counter()
         let attempts = Counter()

@@ -69,8 +69,12 @@ package final class Resolution: @unchecked Sendable {
     }
 
     /// The deepest path a resolution follows before it stops with `resolution-too-deep`: far
-    /// beyond any real object graph, and well inside the stack of a secondary thread.
+    /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
+    /// (see `stackFloor`).
     package static let maximumDepth = 1_000
+    /// Where the stack of the thread this resolution runs on is nearly full (see
+    /// `UnsafeStackBounds`); 0 for an async resolution, which moves between threads.
+    @exclusivity(unchecked) var stackFloor: UInt = 0
 
     /// A resolution for an async call, which is not any thread's.
     package init(source: any ResolutionSource) {
@@ -81,10 +85,11 @@ package final class Resolution: @unchecked Sendable {
         observe(owning: source.makeObserver())
     }
 
-    /// A resolution for synchronous calls on one thread.
-    init(borrowing source: any ResolutionSource) {
+    /// A resolution for synchronous calls on the calling thread.
+    init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         borrowedSource = source
         asyncTurn = nil
+        self.stackFloor = stackFloor
         lent = .passRetained(UnsafeLentResolver(self))
     }
 

@@ -245,7 +245,9 @@ extension Resolution {
     /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
     @inline(__always)
     package func enter(_ entry: RegistrationEntry) throws {
-        if _slowPath(steps.count >= Resolution.maximumDepth) { throw tooDeep(entry.key) }
+        if _slowPath(steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: stackFloor)) {
+            throw tooDeep(entry.key)
+        }
         if steps.contains(id: entry.id) { try enterAgain(entry) }
         steps.push(entry)
     }
@@ -275,7 +277,7 @@ extension Resolution {
 
     @inline(never)
     private func tooDeep(_ key: ServiceKey) -> ResolutionError {
-        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: Resolution.maximumDepth))
+        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: steps.count))
     }
 
     /// A factory's error as the `ResolutionError` that names the key and the path.

@@ -148,7 +148,7 @@ package enum ResolutionThread {
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.borrowedSource === source { return try body(outer) }
-        let nested = Resolution(borrowing: source)
+        let nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
         nested.enclosing = outer
         nested.observe(owning: source.makeObserver())
