@@ -61,7 +61,8 @@ extension Container {
         guard key.takesArguments else {
             // Called generically with no arguments: store it as the plain factory it is.
             return register(serviceType, name: name, file: file, line: line) { resolver in
-                try factory(resolver, repeat each unsafeBitCast((), to: (repeat each Argument).self))
+                let none = () as Any as! (repeat each Argument)
+                return try factory(resolver, repeat each none)
             }
         }
         // Made here, in the caller's module, so the compiler specialises reading the arguments.

@@ -54,9 +54,7 @@ public final class Container: Resolver, Sendable {
             return (state.sharedRegistry, nil)
         }
         guard let registry else {
-            // `keptInstance` is an `InstanceBox`: an entry's lifetime never changes (`.scope()`
-            // makes a new entry with an empty slot), and only `.container` and custom ones are read.
-            return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
+            return UnsafeInstanceBox.keptValue(box.unsafelyUnwrapped, as: Service.self)
         }
         return try Resolution.run(container: self, registry: registry) { try $0.resolveHere(serviceType) }
     }
@@ -70,7 +68,7 @@ public final class Container: Resolver, Sendable {
             return (state.sharedRegistry, entry, nil)
         }
         guard let registry else {
-            return unsafeDowncast(box.unsafelyUnwrapped, to: InstanceBox.self).value(as: Service.self)
+            return UnsafeInstanceBox.keptValue(box.unsafelyUnwrapped, as: Service.self)
         }
         return try Resolution.run(container: self, registry: registry) {
             try $0.resolve(key, as: serviceType, registered: entry)

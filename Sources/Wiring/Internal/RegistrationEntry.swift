@@ -159,42 +159,6 @@ package final class InstanceSlot: @unchecked Sendable {
     @exclusivity(unchecked) package var box: AnyObject?
 }
 
-/// A resolved instance kept by a scope, in one allocation. Not generic, so reading it back
-/// needs no generic metadata on the hot path; read it as the `Service` type it was stored under.
-package final class InstanceBox: ManagedBuffer<any Any.Type, UInt8> {
-    package static func make<Service>(_ value: Service) -> InstanceBox {
-        let layout = MemoryLayout<Service>.self
-        let buffer = create(minimumCapacity: layout.size + layout.alignment) { _ in Service.self }
-        let box = unsafeDowncast(buffer, to: InstanceBox.self)
-        box.withUnsafeMutablePointerToElements { elements in
-            InstanceBox.storage(elements, for: Service.self).initialize(to: value)
-        }
-        return box
-    }
-
-    deinit {
-        withUnsafeMutablePointers { type, elements in
-            Self.destroy(type.pointee, at: elements)
-        }
-    }
-
-    /// The value, which must have been stored as a `Service` (checked in debug builds).
-    @inline(__always)
-    package func value<Service>(as serviceType: Service.Type) -> Service {
-        assert(header == Service.self, "an instance kept as \(header) was read as \(Service.self)")
-        return withUnsafeMutablePointerToElements { InstanceBox.storage($0, for: Service.self).pointee }
-    }
-
-    @inline(__always)
-    private static func storage<Service>(_ elements: UnsafeMutablePointer<UInt8>, for: Service.Type) -> UnsafeMutablePointer<Service> {
-        UnsafeMutableRawPointer(elements).alignedUp(for: Service.self).assumingMemoryBound(to: Service.self)
-    }
-
-    private static func destroy<Service>(_ type: Service.Type, at elements: UnsafeMutablePointer<UInt8>) {
-        storage(elements, for: Service.self).deinitialize(count: 1)
-    }
-}
-
 /// An instance of `.weak` scope: kept only while someone else holds it.
 package final class WeakInstanceBox: @unchecked Sendable {
     package weak var object: AnyObject?

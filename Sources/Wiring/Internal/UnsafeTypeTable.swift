@@ -1,0 +1,88 @@
+/// An open-addressing table from a type and the types of its runtime arguments to the unnamed
+/// entry for them: hashing two addresses with one multiplication is several times cheaper than
+/// `Hasher`, and this lookup runs on every resolve.
+///
+/// Invariant: it holds its entries unretained; the `Registry` that owns it holds every one of
+/// them (in `keyed`) for as long as it is in the table, and a registry is never changed once a
+/// resolution may read it (it is copied instead).
+struct UnsafeTypeTable {
+    /// A type's address and its argument list's address, or 0 when it takes no arguments.
+    struct Key: Equatable {
+        var type: UInt
+        var arguments: UInt
+
+        @inline(__always)
+        init(type: ObjectIdentifier, arguments: ObjectIdentifier?) {
+            self.type = UInt(bitPattern: type)
+            self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
+        }
+
+        @inline(__always)
+        init(_ key: ServiceKey) {
+            self.init(
+                type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
+        }
+
+        static let empty = Key(type: UInt(0), arguments: 0)
+
+        private init(type: UInt, arguments: UInt) {
+            self.type = type
+            self.arguments = arguments
+        }
+    }
+
+    private var keys: ContiguousArray<Key> = []
+    private var values: ContiguousArray<Unmanaged<RegistrationEntry>?> = []
+    private var count = 0
+    private var shift = UInt.bitWidth
+    /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
+    private static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+
+    subscript(key: Key) -> Unmanaged<RegistrationEntry>? {
+        get {
+            guard count > 0 else { return nil }
+            let mask = keys.count - 1
+            var index = slot(for: key)
+            while true {
+                let found = keys[index]
+                if found == key { return values[index] }
+                if found.type == 0 { return nil }
+                index = (index + 1) & mask
+            }
+        }
+        set {
+            guard let newValue else { return }
+            if (count + 1) * 2 > keys.count { grow() }
+            insert(key, newValue)
+        }
+    }
+
+    private mutating func insert(_ key: Key, _ value: Unmanaged<RegistrationEntry>) {
+        let mask = keys.count - 1
+        var index = slot(for: key)
+        while keys[index].type != 0 && keys[index] != key {
+            index = (index + 1) & mask
+        }
+        if keys[index].type == 0 { count += 1 }
+        keys[index] = key
+        values[index] = value
+    }
+
+    @inline(__always)
+    private func slot(for key: Key) -> Int {
+        Int(truncatingIfNeeded: ((key.type ^ key.arguments) &* Self.multiplier) >> UInt(shift))
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        let capacity = max(16, keys.count * 2)
+        keys = ContiguousArray(repeating: .empty, count: capacity)
+        values = ContiguousArray(repeating: nil, count: capacity)
+        shift = UInt.bitWidth - capacity.trailingZeroBitCount
+        count = 0
+        for (key, value) in zip(oldKeys, oldValues) {
+            if key.type != 0, let value { insert(key, value) }
+        }
+    }
+}
