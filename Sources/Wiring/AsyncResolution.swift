@@ -23,7 +23,7 @@ extension Container {
         add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: .graph), isolatedFactory: .async(factory)
+                options: .init(scope: defaultScope), isolatedFactory: .async(factory)
             ) { _ in throw NeedsAwait(isMainActor: false) })
     }
 
@@ -49,7 +49,7 @@ extension Container {
         add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: .graph), isolatedFactory: .mainActor(factory)
+                options: .init(scope: defaultScope), isolatedFactory: .mainActor(factory)
             ) { resolver in
                 guard MainQueue.isCurrent else { throw NeedsAwait(isMainActor: true) }
                 return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value

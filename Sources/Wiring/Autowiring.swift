@@ -46,7 +46,7 @@ extension Container {
             dependencies.append(parameter.dependency)
         }
         let key = ServiceKey(serviceType, name: name)
-        let options = RegistrationEntry.Options(scope: .graph, dependencies: dependencies)
+        let options = RegistrationEntry.Options(scope: defaultScope, dependencies: dependencies)
         let site = RegistrationSite(file, line)
         guard dependencies.contains(where: \.isOptional) else {
             // Every parameter is required: resolve each directly, as a hand-written factory would.

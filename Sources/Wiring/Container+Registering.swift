@@ -14,7 +14,8 @@ extension Container {
     ///   - factory: Makes the instance from a resolver bound to the resolution in progress.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
-    /// - Returns: The registration, to set its scope (`.graph` unless you say otherwise) and hooks.
+    /// - Returns: The registration, to set its scope (the container's ``defaultScope``, `.graph`
+    ///   unless the container says otherwise) and hooks.
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
@@ -26,7 +27,7 @@ extension Container {
         add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: .graph), factory: factory))
+                options: .init(scope: defaultScope), factory: factory))
     }
 
     /// Registers a factory that takes runtime arguments, which `resolve(_:arguments:)` passes.
@@ -96,7 +97,10 @@ extension Container {
         line: UInt = #line
     ) -> Registration<Service> {
         let value = UncheckedSendable(instance)
-        return register(serviceType, name: name, file: file, line: line) { _ in value.value }
-            .scope(.container)
+        return add(
+            FactoryEntry(
+                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
+                options: .init(scope: .container)
+            ) { _ in value.value })
     }
 }

@@ -13,29 +13,54 @@
 public final class Container: Resolver, Sendable {
     /// The container whose registrations this one falls back to.
     public let parent: Container?
-    private let state = LockedState(State())
+    /// The scope of every registration made here that does not set one with `.scope(_:)`;
+    /// registrations that take runtime arguments are `.transient` unless they ask otherwise.
+    public let defaultScope: Scope
+    private let state: LockedState<State>
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
     private let implicitInstances = InstanceStore()
 
     /// A container with no registrations.
-    /// - Parameter parent: A container whose registrations this one sees and may replace.
-    public init(parent: Container? = nil) {
+    ///
+    /// ```swift
+    /// let container = Container(defaultScope: .container)   // every registration a singleton unless it says otherwise
+    /// ```
+    /// - Parameters:
+    ///   - parent: A container whose registrations this one sees and may replace.
+    ///   - defaultScope: The scope of registrations that do not set one; `nil` takes the
+    ///     parent's default scope, or `.graph` without a parent.
+    ///   - behaviors: Told of every registration this container adds; see ``RegistrationBehavior``.
+    public init(parent: Container? = nil, defaultScope: Scope? = nil, behaviors: [any RegistrationBehavior] = []) {
         self.parent = parent
+        self.defaultScope = defaultScope ?? parent?.defaultScope ?? .graph
+        state = LockedState(State(behaviors: behaviors))
     }
 
-    /// A container built from modules, applied in order: a later registration of the same key wins.
+    /// A container built from modules, applied in order: a later registration of the same key
+    /// wins. Once all have registered, each module's ``Module/loaded(resolver:)`` runs.
     /// - Parameters:
     ///   - parent: A container whose registrations this one sees.
+    ///   - defaultScope: The scope of registrations that do not set one; `nil` takes the
+    ///     parent's default scope, or `.graph` without a parent.
+    ///   - behaviors: Told of every registration this container adds, the modules' included.
     ///   - modules: The modules whose registrations to add.
-    public convenience init(parent: Container? = nil, modules: [any Module]) {
-        self.init(parent: parent)
+    public convenience init(
+        parent: Container? = nil, defaultScope: Scope? = nil, behaviors: [any RegistrationBehavior] = [],
+        modules: [any Module]
+    ) {
+        self.init(parent: parent, defaultScope: defaultScope, behaviors: behaviors)
         apply(modules)
     }
 
-    /// Adds the registrations of each module, in order; later registrations of a key replace earlier ones.
+    /// Adds the registrations of each module, in order (later registrations of a key replace
+    /// earlier ones), then calls each module's ``Module/loaded(resolver:)``, in the same order,
+    /// once every one of them has registered.
     public func apply(_ modules: [any Module]) {
         for module in modules {
             module.register(in: self)
+        }
+        for module in modules {
+            module.loaded(resolver: self)
         }
     }
 
@@ -125,10 +150,34 @@ public final class Container: Resolver, Sendable {
         withExtendedLifetime((dropped, droppedImplicit)) {}
     }
 
-    /// Removes every registration of this container and the instances they made.
+    /// Drops the instance this container keeps for one registration in `scope`, such as
+    /// `resetScope(.session, only: ServiceKey(Session.self))`; the next resolution of `key` makes
+    /// a new one. Other instances of the scope stay.
+    ///
+    /// Nothing happens when `key`'s registration here (or its `Injectable` type) is of another
+    /// scope. For a type added with `implements(_:)`, pass the key of the registration that makes
+    /// the instance: the other type only forwards to it.
+    /// - Parameters:
+    ///   - scope: The scope whose instance to drop.
+    ///   - key: The registration whose instance to drop.
+    public func resetScope(_ scope: Scope, only key: ServiceKey) {
+        let dropped = state.withLock { state -> AnyObject? in
+            guard let entry = state.registry[key], entry.scope == scope else { return nil }
+            defer { entry.slot.box = nil }
+            return entry.slot.box
+        }
+        var droppedImplicit: [AnyObject] = []
+        if let implicit = ImplicitRegistrations.existingEntry(for: key), implicit.scope == scope {
+            droppedImplicit = implicitInstances.remove(entryID: implicit.id)
+        }
+        withExtendedLifetime((dropped, droppedImplicit)) {}
+    }
+
+    /// Removes every registration of this container and the instances they made. Its
+    /// behaviors stay.
     public func removeAll() {
         let dropped = state.withLock { state in
-            defer { state = State(observers: state.observers) }
+            defer { state = State(observers: state.observers, behaviors: state.behaviors) }
             return (state.takeInstances { _ in true }, state)
         }
         let droppedImplicit = implicitInstances.removeAll()
@@ -151,6 +200,8 @@ public final class Container: Resolver, Sendable {
         var isShared = false
         /// Told when the registrations change; see `observeChanges`.
         var observers: [any RegistrationObserver] = []
+        /// Told of each registration added or changed; see ``RegistrationBehavior``.
+        var behaviors: [any RegistrationBehavior] = []
 
         /// The registry, ready to change: copied first if a reader may still use it.
         var mutableRegistry: Registry {
@@ -183,29 +234,50 @@ public final class Container: Resolver, Sendable {
     }
 
     package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
-        let (replaced, observers) = state.withLock { state in
+        let (replaced, observers, behaviors) = state.withLock { state in
             let previous = state.mutableRegistry.insert(entry)
             defer { previous?.slot.box = nil }
-            return (previous?.slot.box, state.observers)
+            return (previous?.slot.box, state.observers, state.behaviors)
         }
         withExtendedLifetime(replaced) {}
         notify(observers)
-        return Registration(key: entry.key, id: entry.id, container: self)
+        let registration = Registration<Service>(key: entry.key, id: entry.id, container: self)
+        if !behaviors.isEmpty {
+            let info = RegistrationInfo(entry)
+            for behavior in behaviors {
+                behavior.container(self, didRegister: registration, info: info)
+            }
+        }
+        return registration
     }
 
     package func updateOptions<Service>(
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
-        let (dropped, observers) = state.withLock { state -> (AnyObject?, [any RegistrationObserver]) in
-            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, []) }
+        typealias Changed = (AnyObject?, [any RegistrationObserver], RegistrationEntry?, [any RegistrationBehavior])
+        let (dropped, observers, updated, behaviors) = state.withLock { state -> Changed in
+            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, [], nil, []) }
             var options = current.options
             update(&options)
-            _ = state.mutableRegistry.insert(current.copy(options: options))
+            let updated = current.copy(options: options)
+            _ = state.mutableRegistry.insert(updated)
             defer { current.slot.box = nil }
-            return (current.slot.box, state.observers)
+            return (current.slot.box, state.observers, updated, state.behaviors)
         }
         withExtendedLifetime(dropped) {}
         notify(observers)
+        if let updated, !behaviors.isEmpty {
+            let info = RegistrationInfo(updated)
+            for behavior in behaviors {
+                behavior.container(self, didUpdate: info)
+            }
+        }
+    }
+
+    /// Adds a behavior, told of every registration added to this container from now on (not of
+    /// earlier ones, nor of a child container's); see ``RegistrationBehavior``.
+    public func addBehavior(_ behavior: any RegistrationBehavior) {
+        state.withLock { $0.behaviors.append(behavior) }
     }
 
     /// Tells `observer` after every change to this container's registrations, outside its lock,

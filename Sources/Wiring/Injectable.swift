@@ -36,7 +36,6 @@ package enum ImplicitRegistrations {
     private static let entries = LockedState<[ServiceKey: RegistrationEntry]>([:])
 
     package static func entry<Service>(for key: ServiceKey, as serviceType: Service.Type) -> RegistrationEntry? {
-        guard !key.takesArguments else { return nil }
         if let entry = entries.withLock({ $0[key] }) { return entry }
         guard let entry = makeEntry(for: key, as: serviceType) else { return nil }
         return entries.withLock { entries in
@@ -46,8 +45,21 @@ package enum ImplicitRegistrations {
         }
     }
 
+    /// The entry made for `key` so far, if any: what `resetScope(_:only:)` looks at, which must
+    /// not make one.
+    package static func existingEntry(for key: ServiceKey) -> RegistrationEntry? {
+        entries.withLock { $0[key] }
+    }
+
     private static func makeEntry<Service>(for key: ServiceKey, as serviceType: Service.Type) -> RegistrationEntry? {
         let site = RegistrationSite(fileID: "(implicit)", line: 0)
+        if let registering = Service.self as? any ImplicitlyRegistered.Type,
+            let entry = registering.implicitEntry(for: key, site: site)
+        {
+            return entry
+        }
+        // Only the types above build a registration that takes runtime arguments.
+        guard !key.takesArguments else { return nil }
         if let implicitType = Service.self as? any ImplicitlyResolvable.Type {
             let implicit = UncheckedSendable(implicitType)
             let name = key.name
@@ -77,6 +89,22 @@ package enum ImplicitRegistrations {
     }
 }
 
-private struct ImplicitSourceMissing: Error, CustomStringConvertible {
+/// A type that makes the registration standing in for its own keys, such as `Optional<T>`
+/// (for every key) and `Lazy<T>` (for keys with runtime arguments).
+package protocol ImplicitlyRegistered {
+    /// The entry for `key`, whose service type is this type, or `nil` to let the other rules
+    /// (`ImplicitlyResolvable`, `Injectable`) decide. Made once per key.
+    static func implicitEntry(for key: ServiceKey, site: RegistrationSite) -> RegistrationEntry?
+}
+
+struct ImplicitSourceMissing: Error, CustomStringConvertible {
     var description: String { "the resolver is neither a container nor a resolution in progress" }
+}
+
+extension Resolver {
+    /// The resolution an implicit registration's factory runs in (it always receives one).
+    func runningResolution() throws -> Resolution {
+        guard let resolution = self as? Resolution else { throw ImplicitSourceMissing() }
+        return resolution
+    }
 }

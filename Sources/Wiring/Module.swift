@@ -11,4 +11,25 @@
 public protocol Module {
     /// Adds the module's registrations to `container`.
     func register(in container: Container)
+
+    /// Called once every module of `Container(modules:)` or `apply(_:)` has registered, with
+    /// the container they were applied to: the place for set-up that needs the whole graph
+    /// (Swinject's `LoadAwareAssembly.loaded(resolver:)`). Modules are called in the order they
+    /// were given. Does nothing unless the module implements it.
+    ///
+    /// ```swift
+    /// struct AnalyticsModule: Module {
+    ///     func register(in container: Container) { … }
+    ///     func loaded(resolver: any Resolver) {
+    ///         try? resolver.resolve(Analytics.self).start()
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter resolver: The container the modules were applied to.
+    func loaded(resolver: any Resolver)
+}
+
+extension Module {
+    /// Nothing: a module that needs no set-up after loading need not implement it.
+    public func loaded(resolver: any Resolver) {}
 }

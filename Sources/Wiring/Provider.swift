@@ -33,6 +33,17 @@ public struct Provider<Service>: Sendable, ImplicitlyResolvable {
     }
 }
 
+/// A type resolved without runtime arguments that takes them when it is called (`Provider<T>`):
+/// what the fix of a `not-registered` error says instead of registering it.
+package protocol TakesArgumentsWhenCalled {
+    /// The type it resolves when called.
+    static var providedType: any Any.Type { get }
+}
+
+extension Provider: TakesArgumentsWhenCalled {
+    package static var providedType: any Any.Type { Service.self }
+}
+
 /// Resolves a service once, on first use, and keeps it. Safe to share between threads: the
 /// first caller resolves, the others wait for its result.
 ///
@@ -43,21 +54,49 @@ public struct Provider<Service>: Sendable, ImplicitlyResolvable {
 ///     func pay() throws { try payments.value.charge() }
 /// }
 /// ```
+///
+/// Resolved with runtime arguments (`resolve(Lazy<Dog>.self, arguments: "Rex", 3)`), it keeps
+/// them and resolves the registration that takes them on first use.
 public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     private let resolver: (any Resolver)?
-    private let name: String?
+    /// What it resolves: the type, the name and the types of the arguments it was given.
+    private let key: ServiceKey
+    /// Resolves the service from `resolver`, with the runtime arguments, if any. Called once,
+    /// under `gate`, so arguments that are not `Sendable` are never used by two threads at once.
+    private let resolveService: (any Resolver) throws -> Service
     private let state = LockedState<Result<Service, ResolutionError>?>(nil)
     private let gate = RecursiveLock()
 
     /// A lazy service resolving `Service` (under `name`) from `resolver` on first use.
     public init(_ resolver: any Resolver, name: String? = nil) {
         self.resolver = resolver
-        self.name = name
+        self.key = ServiceKey(Service.self, name: name)
+        self.resolveService = { try $0.resolve(Service.self, name: name) }
+    }
+
+    /// A lazy service resolving, on first use, the registration of `Service` (under `name`)
+    /// whose factory takes runtime arguments, with these arguments.
+    ///
+    /// ```swift
+    /// let rex = Lazy<Dog>(container, arguments: "Rex", 3)
+    /// let dog = try rex.value          // resolve(Dog.self, arguments: "Rex", 3), once
+    /// ```
+    /// - Parameters:
+    ///   - resolver: What to resolve from.
+    ///   - name: The registration's name, if any.
+    ///   - arguments: The runtime arguments; their types are part of the key.
+    public init<each Argument>(_ resolver: any Resolver, name: String? = nil, arguments: repeat each Argument) {
+        let arguments = (repeat each arguments)
+        self.resolver = resolver
+        self.key = ServiceKey(
+            serviceType: Service.self, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        self.resolveService = { try $0.resolve(Service.self, name: name, arguments: repeat each arguments) }
     }
 
     package init(unbound name: String?) {
         self.resolver = nil
-        self.name = name
+        self.key = ServiceKey(Service.self, name: name)
+        self.resolveService = { try $0.resolve(Service.self, name: name) }
     }
 
     package static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Lazy {
@@ -78,8 +117,14 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     }
 
     private func resolveOnce() throws(ResolutionError) -> Service {
-        guard let resolver else { throw ResolutionError.noContainer(for: ServiceKey(Service.self, name: name)) }
-        return try resolver.resolveTyped(Service.self, name: name)
+        guard let resolver else { throw ResolutionError.noContainer(for: key) }
+        do {
+            return try resolveService(resolver)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(key: key, path: [key], reason: .factoryFailed(underlying: error))
+        }
     }
 
     /// The same as ``value``.
@@ -90,6 +135,33 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// Whether the service has been resolved (successfully or not).
     public var isResolved: Bool {
         state.withLock { $0 != nil }
+    }
+}
+
+/// `Lazy<T>` resolved with runtime arguments: a registration per argument list, made when first
+/// asked for, whose lazies keep the arguments for their first use.
+extension Lazy: ImplicitlyRegistered {
+    package static func implicitEntry(for key: ServiceKey, site: RegistrationSite) -> RegistrationEntry? {
+        guard key.takesArguments else { return nil }
+        return key.argumentList.accept(LazyWithArguments<Service>(key: key, site: site))
+    }
+}
+
+/// Makes the implicit registration of `Lazy<Service>` for one list of argument types.
+private struct LazyWithArguments<Service>: ArgumentListVisitor {
+    let key: ServiceKey
+    let site: RegistrationSite
+
+    func visit<each Argument>(_ types: repeat (each Argument).Type) -> RegistrationEntry {
+        let name = key.name
+        return ArgumentFactoryEntry<Lazy<Service>>(
+            key: key, site: site, options: .init(scope: .transient, isImplicit: true)
+        ) { resolver, arguments in
+            let resolution = try resolver.runningResolution()
+            let values = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            return Lazy(
+                WeakSource(resolution.source, graph: resolution.sharedGraph()), name: name, arguments: repeat each values)
+        }
     }
 }
 
@@ -125,8 +197,17 @@ final class WeakSource: Resolver, @unchecked Sendable {
     func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
-        try source(for: ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self))
-            .resolve(serviceType, name: name, arguments: repeat each arguments)
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        let source = try source(for: key)
+        guard let graph else { return try source.resolve(serviceType, name: name, arguments: repeat each arguments) }
+        return try Resolution.run(
+            source: source,
+            prepare: { resolution in
+                resolution.observe(owning: source.makeObserver())
+                graph.seed(resolution)
+            }
+        ) { try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments) }
     }
 
     func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {

@@ -50,6 +50,9 @@ public struct Registration<Service>: Sendable {
     ///     .scope(.container)
     ///     .implements(Logging.self)
     /// ```
+    ///
+    /// A registration that takes runtime arguments is served under the other type with the same
+    /// argument types: `resolve(Animal.self, arguments: "Rex", 3)` passes them on.
     /// - Parameters:
     ///   - otherType: The additional type to serve the instance as.
     ///   - name: The name to register it under, if any.
@@ -60,16 +63,32 @@ public struct Registration<Service>: Sendable {
         _ otherType: Other.Type, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
     ) -> Registration {
         let target = key
-        container.register(otherType, name: name, file: file, line: line) { resolver in
-            guard !target.takesArguments else { throw ForwardingNeedsArguments(target: target) }
-            let instance: Service = try resolver.resolve(Service.self, name: target.name)
-            guard let converted = instance as? Other else {
-                throw TypeMismatch(expected: Other.self, actual: type(of: instance as Any))
+        let forwarded = ServiceKey(serviceType: otherType, name: name, argumentList: target.argumentList)
+        let site = RegistrationSite(file, line)
+        // Transient: the instance is the target's, kept (or not) by the target's own scope.
+        let options = RegistrationEntry.Options(scope: .transient)
+        let entry: RegistrationEntry
+        if target.takesArguments {
+            entry = ArgumentFactoryEntry<Other>(key: forwarded, site: site, options: options) { resolver, arguments in
+                // The arguments tuple of the forwarded key is the target's: passed on as it is.
+                let resolution = try resolver.runningResolution()
+                return try Self.convert(
+                    resolution.resolve(target, as: Service.self, found: nil, argumentsAt: arguments), to: Other.self)
             }
-            return converted
+        } else {
+            entry = FactoryEntry<Other>(key: forwarded, site: site, options: options) { resolver in
+                try Self.convert(resolver.resolve(Service.self, name: target.name), to: Other.self)
+            }
         }
-        .scope(.transient)
+        let _: Registration<Other> = container.add(entry)
         return self
+    }
+
+    private static func convert<Other>(_ instance: Service, to otherType: Other.Type) throws -> Other {
+        guard let converted = instance as? Other else {
+            throw TypeMismatch(expected: Other.self, actual: type(of: instance as Any))
+        }
+        return converted
     }
 }
 
@@ -82,15 +101,5 @@ package struct TypeMismatch: Error {
     package init(expected: any Any.Type, actual: any Any.Type) {
         self.expected = expected
         self.actual = actual
-    }
-}
-
-/// `implements(_:)` on a registration that needs runtime arguments: the forwarded type has no
-/// way to pass them.
-struct ForwardingNeedsArguments: Error, CustomStringConvertible {
-    let target: ServiceKey
-
-    var description: String {
-        "\(target) takes runtime arguments, which a forwarded type cannot pass; register the other type with its own factory"
     }
 }

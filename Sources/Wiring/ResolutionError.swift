@@ -152,7 +152,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public var fix: String {
         switch reason {
         case .notRegistered(let nearMisses):
-            let registration = "register it with `container.register(\(registrationCall)) { r in … }`"
+            if key.takesArguments, let provider = key.serviceType as? any TakesArgumentsWhenCalled.Type {
+                let provided = ServiceKey(
+                    serviceType: provider.providedType, name: key.name, argumentList: key.argumentList)
+                return "a `Provider` takes runtime arguments when it is called, not when it is resolved: resolve `\(key.typeDescription)` without them and call it with them, `try provider(…)`, which resolves \(provided)."
+            }
+            let registration = "register it with `container.register(\(registrationCall)) { \(factoryParameters) in … }`"
             return nearMisses.isEmpty
                 ? registration + " (or in a module the container is built from)."
                 : registration + ", or ask for one of the keys registered above."
@@ -177,6 +182,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .noContainer:
             return "bind a container for the task with `Container.withCurrent(container) { … }`, or set `Container.shared = container` once at launch."
         }
+    }
+
+    /// The parameters of a factory for ``key``: `r`, then one per runtime argument, typed.
+    private var factoryParameters: String {
+        let arguments = key.argumentTypes
+        guard !arguments.isEmpty else { return "r" }
+        return "(" + (["r"] + arguments.map { "_: \(typeName($0))" }).joined(separator: ", ") + ")"
     }
 
     private var registrationCall: String {

@@ -97,12 +97,27 @@ package func typeName(_ type: any Any.Type) -> String {
 @usableFromInline
 package protocol ArgumentList: Sendable {
     static var types: [any Any.Type] { get }
+    /// Hands the argument types, as a parameter pack, to `visitor`: how code that only has a
+    /// key (an implicit registration made for it) gets back to the types statically.
+    static func accept<Visitor: ArgumentListVisitor>(_ visitor: Visitor) -> Visitor.Output
+}
+
+/// Receives the argument types of a key as a parameter pack; see `ArgumentList.accept`.
+@usableFromInline
+package protocol ArgumentListVisitor {
+    associatedtype Output
+    func visit<each Argument>(_ types: repeat (each Argument).Type) -> Output
 }
 
 @usableFromInline
 package enum NoArguments: ArgumentList {
     @usableFromInline
     package static var types: [any Any.Type] { [] }
+
+    @usableFromInline
+    package static func accept<Visitor: ArgumentListVisitor>(_ visitor: Visitor) -> Visitor.Output {
+        visitor.visit()
+    }
 }
 
 /// A distinct type for every list of argument types, so that `(String, Bool)` as two arguments
@@ -116,6 +131,11 @@ package struct ArgumentTypes<each Argument>: ArgumentList {
             types.append(type)
         }
         return types
+    }
+
+    @usableFromInline
+    package static func accept<Visitor: ArgumentListVisitor>(_ visitor: Visitor) -> Visitor.Output {
+        visitor.visit(repeat (each Argument).self)
     }
 
     /// Inlined into the caller, where the argument types are known: computed generically, the
