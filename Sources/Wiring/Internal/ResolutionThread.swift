@@ -207,10 +207,21 @@ extension Resolution {
     }
 
     /// Hands the resolution, before it starts, the registry its plain keys are looked up in
-    /// first, the cache of their instances and the observer of its steps, all unretained.
-    package func prepare(registry: Unmanaged<Registry>, cache: any InstanceCache, observer: Unmanaged<ObserverReference>?) {
-        unownedRegistry = registry
+    /// first and the observer of its steps, which also keeps those keys' instances (a test
+    /// container's recorder, which keeps them in the layers its resolution began with).
+    ///
+    /// The resolution holds the registry and the observer until its call ends, and so the cache,
+    /// which must be the observer: the caller need keep nothing alive.
+    package func prepare(
+        registry: consuming Registry, observer: consuming ObserverReference, cache: any InstanceCache
+    ) {
+        // The step reads the cache unretained; only the observer's reference keeps it alive.
+        precondition(cache === observer.observer, "the cache of a prepared resolution must be its observer")
+        unownedRegistry = Unmanaged.passUnretained(registry)
         directCache = UnownedCache(cache)
-        unownedObserver = observer
+        unownedObserver = Unmanaged.passUnretained(observer)
+        // Moved in, not copied: each copy is a retain and a release.
+        self.registry = consume registry
+        ownedObserver = consume observer
     }
 }

@@ -1,7 +1,7 @@
 import Wiring
 
 /// The layers of a test container as resolutions see them, top first, with the registries of
-/// the base, their overrides and the fakes as they were when it was taken. The test container
+/// the base, their overrides and the fakes as they were when it was taken. The layer stack
 /// keeps the last one and takes a new one only when the base, a layer, an override or a fake
 /// changed, so a top-level resolve neither locks the base or every layer nor allocates.
 ///
@@ -17,14 +17,18 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     let revision: Int
     /// The layers that have overrides, top first: most have none.
     private let overrides: ContiguousArray<(registry: Registry, origin: Int)>
+    /// The fakes' registry, unless it is empty (it mostly is).
     private let fakes: Registry?
     /// The registry a resolution looks plain keys up in first: the base's, as it was when this
     /// was taken, with the overrides on top. Every plain key is then either there, or not
     /// overridden nor in the base itself.
     let registry: Registry
-    /// `registry`, for handing to a resolution without reference counting.
-    let unownedRegistry: Unmanaged<Registry>
 
+    /// The origin of a lookup that found a fake; layers are numbered from 1, the base is 0.
+    static let fakeOrigin = -1
+
+    /// A snapshot of `layers` (top first, `bound` the task's among them) over the `base` and
+    /// `fakes` registries, at `revision`.
     init(
         layers: [OverrideLayer], bound: [OverrideLayer], base: Registry, fakes: Registry, revision: Int
     ) {
@@ -48,7 +52,6 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             }
             registry = merged
         }
-        unownedRegistry = .passUnretained(registry)
     }
 
     /// The registration a resolution uses for `key`: the topmost override, else the base's
@@ -64,7 +67,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             return Lookup(entry: found.entry, cache: self)
         }
         if let entry = fakes?[key] {
-            return Lookup(entry: entry, cache: self, origin: TestContainer.fakeOrigin)
+            return Lookup(entry: entry, cache: self, origin: Self.fakeOrigin)
         }
         return nil
     }
@@ -82,20 +85,15 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         self.revision == revision && self.bound.elementsEqual(bound, by: ===)
     }
 
-    /// Whether this snapshot still describes the test container's layers, when no task has
-    /// layers bound to it.
-    func isCurrent(revision: Int) -> Bool {
-        self.revision == revision && bound.isEmpty
-    }
-
     /// The name of the layer a lookup found its registration in, by origin.
     func layerName(of origin: Int) -> String? {
-        if origin == TestContainer.fakeOrigin { return "fakes" }
+        if origin == Self.fakeOrigin { return "fakes" }
         return layers.first { $0.id == origin }?.name
     }
 
     // MARK: InstanceCache
 
+    /// The instance the topmost layer that has one keeps for `entry`.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
         for layer in layers {
             if let instance = layer.cache.instance(for: entry) { return instance }
@@ -103,6 +101,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         return nil
     }
 
+    /// Keeps `entry`'s instance in the top layer, so that popping it frees the instance.
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         layers[0].cache.store(instance, for: entry)
     }

@@ -1,0 +1,243 @@
+import Wiring
+
+/// The layers of a test container, top first: those `withOverrides` binds to the running task,
+/// the pushed ones, and the root (what `register` adds); then the base and the fakes. Keeps the
+/// ``LayerSnapshot`` resolutions look up in, and takes a new one only once something changed,
+/// so a top-level resolve neither locks every layer nor allocates.
+final class LayerStack: Sendable {
+    /// The app's container, below every layer.
+    let base: Container
+    /// Default factories, used only where neither a layer nor the base registers a key.
+    let fakes: Fakes
+    /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
+    let root: OverrideLayer
+    /// Counts changes to the base, the layers' overrides and the fakes; they all report to it.
+    private let changes: ChangeSignal
+    private let state: LockedState<State>
+
+    /// What the lock guards; shared with ``ChangeSignal``, which counts changes into it.
+    struct State {
+        /// The pushed layers, bottom first.
+        var pushed: [OverrideLayer] = []
+        /// Counts changes to the layers, their overrides, the base and the fakes.
+        var revision = 0
+        /// How many `withOverrides` layers of this stack are bound to tasks now.
+        var boundLayerCount = 0
+        /// The layers as the last resolution saw them; reused while nothing changed.
+        var snapshot: LayerSnapshot?
+        /// The revision `snapshot` describes, while no layer is bound to a task; else -1.
+        var snapshotRevision = -1
+        /// Set once the test container is gone: changes are no longer counted.
+        var isClosed = false
+        /// The trace store's recorders. Kept under this lock too: a recorded resolution starts
+        /// with the current snapshot and an idle recorder, and one lock for both costs half of two.
+        var recorders = RecorderPool()
+    }
+
+    /// Layers bound to a task by `withOverrides`, innermost last, for any layer stack.
+    @TaskLocal private static var taskLayers: [TaskLayer] = []
+
+    /// A `withOverrides` layer and the stack it belongs to.
+    private struct TaskLayer: Sendable {
+        let stack: ObjectIdentifier
+        let layer: OverrideLayer
+    }
+
+    /// A stack with only the root layer over `base`, which it never modifies.
+    init(base: Container) {
+        let state = LockedState(State())
+        let changes = ChangeSignal(counting: state)
+        self.base = base
+        self.state = state
+        self.changes = changes
+        fakes = Fakes(changes: changes)
+        root = OverrideLayer(name: "test", base: base, changes: changes)
+        base.observeChanges(changes)
+    }
+
+    deinit {
+        // The observed containers keep the signal, and through it this state, until their next
+        // change: let go of the layers and their instances now, outside the lock (a deinit may
+        // well register or resolve something).
+        let dropped = state.withLock { state in
+            defer {
+                state = State()
+                state.isClosed = true
+            }
+            return state
+        }
+        withExtendedLifetime(dropped) {}
+    }
+
+    // MARK: Pushing and popping
+
+    /// Pushes a new, empty layer on top of the pushed ones.
+    func push(_ name: String) -> OverrideLayer {
+        let layer = makeLayer(name)
+        state.withLock { state in
+            state.pushed.append(layer)
+            state.revision += 1
+        }
+        return layer
+    }
+
+    /// Removes the last pushed layer and frees the instances made while it was on top.
+    func pop() -> OverrideLayer? {
+        let popped = state.withLock { state in
+            defer { state.revision += 1 }
+            return state.pushed.popLast()
+        }
+        popped?.dropInstances()
+        return popped
+    }
+
+    /// A layer over this stack's base that tells it of changes to its overrides.
+    func makeLayer(_ name: String) -> OverrideLayer {
+        OverrideLayer(name: name, base: base, changes: changes)
+    }
+
+    /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
+    var activeLayers: [OverrideLayer] {
+        snapshot().layers
+    }
+
+    /// Where overrides go: this task's innermost `withOverrides` layer, else the last pushed,
+    /// else the root. Found without taking a snapshot, which would read every layer's registry
+    /// and so make the next override copy it.
+    var topLayer: OverrideLayer {
+        let identifier = ObjectIdentifier(self)
+        if let bound = Self.taskLayers.last(where: { $0.stack == identifier }) { return bound.layer }
+        return state.withLock { $0.pushed.last } ?? root
+    }
+
+    /// Drops the instances every active layer keeps for `scope`.
+    func resetScope(_ scope: Scope) {
+        let dropped = activeLayers.flatMap { $0.cache.reset(scope) }
+        // Released here, outside the stores' locks.
+        withExtendedLifetime(dropped) {}
+    }
+
+    // MARK: Binding layers to tasks
+
+    /// Runs `operation` with `layer` bound to this task and the tasks it creates; frees the
+    /// layer's instances when it returns.
+    func withBound<Result>(_ layer: OverrideLayer, operation: () throws -> Result) rethrows -> Result {
+        countBoundLayers(by: 1)
+        defer {
+            countBoundLayers(by: -1)
+            layer.dropInstances()
+        }
+        let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
+        return try Self.$taskLayers.withValue(layers) {
+            try operation()
+        }
+    }
+
+    /// Runs async `operation` with `layer` bound to this task and its child tasks.
+    func withBound<Result>(
+        _ layer: OverrideLayer, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
+    ) async rethrows -> Result {
+        countBoundLayers(by: 1)
+        defer {
+            countBoundLayers(by: -1)
+            layer.dropInstances()
+        }
+        let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
+        return try await Self.$taskLayers.withValue(layers, operation: operation)
+    }
+
+    /// Counts a `withOverrides` layer bound to some task: only while one is, taking a snapshot
+    /// reads the task's layers, which costs more than the rest of starting a resolution.
+    private func countBoundLayers(by change: Int) {
+        state.withLock { state in
+            state.boundLayerCount += change
+            state.revision += 1
+        }
+    }
+
+    /// This task's `withOverrides` layers of this stack, top first.
+    private func boundLayers() -> [OverrideLayer] {
+        let all = Self.taskLayers
+        guard !all.isEmpty else { return [] }
+        let identifier = ObjectIdentifier(self)
+        return all.reversed().filter { $0.stack == identifier }.map(\.layer)
+    }
+
+    // MARK: Snapshots
+
+    /// The layers a resolution starting now sees, with their overrides and the fakes as they
+    /// are now: the last snapshot, unless something changed since it was taken.
+    @inline(__always)
+    func snapshot() -> LayerSnapshot {
+        state.withLock { state in
+            if state.snapshotRevision == state.revision, state.boundLayerCount == 0, let snapshot = state.snapshot {
+                return snapshot
+            }
+            return takeSnapshot(&state)
+        }
+    }
+
+    /// Runs `body` with the snapshot a resolution starting now sees and the trace store's
+    /// recorders, under one lock.
+    @inline(__always)
+    func withSnapshot<Result>(_ body: (LayerSnapshot, inout RecorderPool) -> Result) -> Result {
+        state.withLock { state in
+            if state.snapshotRevision != state.revision || state.boundLayerCount != 0 || state.snapshot == nil {
+                _ = takeSnapshot(&state)
+            }
+            // Lent in place, not bound to a constant: a copy is a retain and a release.
+            return body(state.snapshot!, &state.recorders)
+        }
+    }
+
+    /// Runs `body` on the trace store's recorders, under the stack's lock.
+    func withRecorders<Result>(_ body: (inout RecorderPool) -> Result) -> Result {
+        state.withLock { body(&$0.recorders) }
+    }
+
+    /// The current snapshot when the revision alone cannot tell: it also compares the layers
+    /// bound to this task, and takes a new snapshot if they differ.
+    @inline(never)
+    private func takeSnapshot(_ state: inout State) -> LayerSnapshot {
+        let bound = state.boundLayerCount == 0 ? [] : boundLayers()
+        if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: bound) {
+            return snapshot
+        }
+        let snapshot = LayerSnapshot(
+            layers: bound + state.pushed.reversed() + [root], bound: bound, base: base.registry,
+            fakes: fakes.registry, revision: state.revision)
+        state.snapshot = snapshot
+        state.snapshotRevision = bound.isEmpty ? state.revision : -1
+        return snapshot
+    }
+
+    // MARK: Looking up
+
+    /// The registration a resolution starting now would use for `key`, and where it lives.
+    func lookup(_ key: ServiceKey, in resolution: Resolution? = nil) -> Lookup? {
+        snapshot().lookup(key, base: base, in: resolution)
+    }
+
+    /// The name of the layer `found` came from; `nil` for the base.
+    func layerName(of found: Lookup) -> String? {
+        guard found.origin != 0 else { return nil }
+        return snapshot().layerName(of: found.origin)
+    }
+
+    /// Every registration a lookup sees now, bottom to top, each key once, where the topmost
+    /// registration of it sits.
+    func visibleRegistrations(includingParents: Bool) -> [Lookup] {
+        let snapshot = snapshot()
+        var found = base.visibleRegistrations(includingParents: includingParents).map {
+            Lookup(entry: $0.entry, cache: snapshot)
+        }
+        for layer in snapshot.layers.reversed() {
+            let overrides = layer.overrides.registrations.compactMap { info in
+                layer.overrides.registry[info.key].map { Lookup(entry: $0, cache: snapshot, origin: layer.id) }
+            }
+            let keys = Set(overrides.map(\.entry.key))
+            found = found.filter { !keys.contains($0.entry.key) } + overrides
+        }
+        return found
+    }
+}

@@ -1,0 +1,89 @@
+/// The recorders of a trace store that no resolution is using: those ready for the next
+/// resolution, and those whose steps nobody has read yet, with what the store noted about them.
+/// Each recorder is held once: by one of these lists, or by the resolution using it. Kept
+/// under the layer stack's lock (see ``LayerStack/withSnapshot(_:)``).
+struct RecorderPool {
+    /// Recorders ready for the next resolution.
+    private var idle: [TraceRecorder] = []
+    /// Recorders of finished resolutions, in the order they finished.
+    private var finished: [TraceRecorder] = []
+    /// The finished recorders whose steps go only into counts and instance numbers, not into
+    /// the trace: those that finished while recording was off. Rarely any.
+    private var withoutTree: Set<ObjectIdentifier> = []
+    /// The steps of finished recorders that returned a stale cached instance, by recorder and
+    /// step. Rarely any.
+    private var staleDependencies: [ObjectIdentifier: [Int: [TraceRecorder.StaleDependency]]] = [:]
+    /// Whether finished resolutions go into the trace, or only into counts and numbers.
+    var isRecording = true
+    /// Set once the trace store has let go of its recorders: none is kept from then on.
+    private(set) var isClosed = false
+
+    /// An idle recorder, if there is one.
+    mutating func takeIdle() -> TraceRecorder? {
+        idle.popLast()
+    }
+
+    /// Takes back the recorder of a finished resolution: until its steps are read, unless it
+    /// recorded none (`isEmpty`).
+    /// - Parameter stale: The steps that returned a stale cached instance, by index.
+    /// - Returns: Whether the pool kept it; not once closed.
+    mutating func giveBack(
+        _ recorder: TraceRecorder, isEmpty: Bool, stale: [Int: [TraceRecorder.StaleDependency]]?
+    ) -> Bool {
+        guard !isClosed else { return false }
+        guard !isEmpty else {
+            idle.append(recorder)
+            return true
+        }
+        if !isRecording { withoutTree.insert(ObjectIdentifier(recorder)) }
+        if let stale { staleDependencies[ObjectIdentifier(recorder)] = stale }
+        finished.append(recorder)
+        return true
+    }
+
+    /// The recorders whose steps nobody has read yet, in the order they finished, each with
+    /// whether its steps go into the trace and which of them returned a stale cached instance.
+    mutating func takeFinished() -> (recorders: [TraceRecorder], notes: [Note]) {
+        let recorders = finished
+        finished.removeAll(keepingCapacity: true)
+        guard !withoutTree.isEmpty || !staleDependencies.isEmpty else { return (recorders, []) }
+        defer {
+            withoutTree = []
+            staleDependencies = [:]
+        }
+        let notes = recorders.map { recorder in
+            let identifier = ObjectIdentifier(recorder)
+            return Note(keepsTree: !withoutTree.contains(identifier), stale: staleDependencies[identifier] ?? [:])
+        }
+        return (recorders, notes)
+    }
+
+    /// What the store noted about a finished recorder; the default when there is nothing.
+    struct Note {
+        /// Whether its steps go into the trace, or only into counts and instance numbers.
+        var keepsTree = true
+        /// The steps that returned a stale cached instance, by index.
+        var stale: [Int: [TraceRecorder.StaleDependency]] = [:]
+    }
+
+    /// Makes recorders whose steps were read ready again.
+    /// - Returns: Whether the pool kept them; not once closed.
+    mutating func reuse(_ recorders: consuming [TraceRecorder]) -> Bool {
+        guard !isClosed else { return false }
+        // Taken over whole when none are idle: no recorder is retained and released again.
+        if idle.isEmpty { idle = recorders } else { idle.append(contentsOf: recorders) }
+        return true
+    }
+
+    /// Every recorder, leaving the pool empty and keeping none from now on.
+    mutating func close() -> [TraceRecorder] {
+        defer {
+            idle = []
+            finished = []
+            withoutTree = []
+            staleDependencies = [:]
+            isClosed = true
+        }
+        return idle + finished
+    }
+}

@@ -1,0 +1,44 @@
+import Wiring
+
+/// How the core resolves through a test container: it looks up in the layers, keeps instances
+/// in them, and has every top-level resolution recorded.
+extension TestContainer: ResolutionSource {
+    /// The registration for `key`: in the layers `resolution` began with, if it is one of this
+    /// test container's; else in the layers as they are now.
+    package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+        // A resolution of this test container looks up in the layers it began with.
+        if let resolution, resolution.source === self, let recorder = resolution.observer as? TraceRecorder {
+            return recorder.snapshot.lookup(key, base: base, in: resolution)
+        }
+        return layers.lookup(key, in: resolution)
+    }
+
+    /// Every registration of the base and the layers, each key once, where its topmost one sits.
+    package func visibleRegistrations(includingParents: Bool) -> [Lookup] {
+        layers.visibleRegistrations(includingParents: includingParents)
+    }
+
+    /// Instances of unregistered types live in the layers too.
+    package var implicitCache: any InstanceCache { self }
+
+    /// A recorder for a resolution that sets itself up: every resolution here is recorded.
+    package func makeObserver() -> ObserverReference? {
+        traces.makeObserver()
+    }
+}
+
+/// Instances of unregistered (`Injectable`) types, kept in the layers as they are now.
+extension TestContainer: InstanceCache {
+    /// The instance the topmost layer that has one keeps for `entry`.
+    package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
+        layers.snapshot().cachedInstance(for: entry)
+    }
+
+    /// Keeps `entry`'s instance in the top layer.
+    package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
+        layers.snapshot().store(instance, for: entry)
+    }
+
+    /// The top layer's store, where instances made now go.
+    package var creationStore: AnyObject { layers.snapshot().creationStore }
+}

@@ -1,0 +1,167 @@
+import Wiring
+
+/// Turning a recorder's log of steps into what the test container reports, once something
+/// reads it: the trace tree, the counts, the registrations used, the instance numbers and the
+/// stale-instance warnings. Runs rarely (when a test reads the trace, the counts or the
+/// reports), so it copies the steps into plain arrays and favours clarity over speed.
+extension UnsafeStepLog {
+    /// Moves the recorded steps into `history`: counts, used registrations, instance numbers in
+    /// order of creation, stale-instance warnings and, if kept, the trace tree. Leaves the log
+    /// empty.
+    /// - Parameters:
+    ///   - staleDependencies: The steps that returned a stale cached instance, by index.
+    ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.
+    ///   - snapshot: The layers the resolution looked up in, which name where overrides came from.
+    func replay(
+        into history: inout TraceHistory, staleDependencies: [Int: [TraceRecorder.StaleDependency]], keepsTree: Bool,
+        snapshot: LayerSnapshot
+    ) {
+        defer { removeAll() }
+        let steps = (0..<count).map { self[$0] }
+        var children = [[Int]](repeating: [], count: steps.count)
+        var roots: [Int] = []
+        for (index, step) in steps.enumerated() {
+            if step.parent < 0 { roots.append(index) } else { children[Int(step.parent)].append(index) }
+            if let entry = entry(of: step) { history.counts[entry.key, default: 0] += 1 }
+        }
+        noteUsedRegistrations(in: &history)
+        var numbers = [Int?](repeating: nil, count: steps.count)
+        number(steps, with: &history.numbers) { numbers[$0] = $1 }
+
+        var warnings = [[String]](repeating: [], count: steps.count)
+        for (index, dependencies) in staleDependencies.sorted(by: { $0.key < $1.key }) {
+            for dependency in dependencies {
+                let warning = StaleInstanceWarning(
+                    service: key(at: index), instance: numbers[index], dependency: dependency.key,
+                    overriddenIn: dependency.overriddenIn, site: dependency.site)
+                warnings[index].append(warning.description)
+                if !history.staleWarnings.contains(warning) { history.staleWarnings.append(warning) }
+            }
+        }
+        guard keepsTree else { return }
+
+        func makeNode(_ index: Int) -> ResolutionTrace.Node {
+            let step = steps[index]
+            var node: ResolutionTrace.Node
+            if let entry = entry(of: step) {
+                node = ResolutionTrace.Node(
+                    key: entry.key, scope: entry.scope, source: Self.source(of: step, entry, in: snapshot),
+                    outcome: .created, entryID: entry.id)
+            } else {
+                node = ResolutionTrace.Node(
+                    key: key(at: index), scope: nil, source: .missing, outcome: .created, entryID: nil)
+            }
+            switch step.outcome {
+            case .pending, .created: node.outcome = .created
+            case .cached: node.outcome = .cached
+            case .sharedInGraph: node.outcome = .sharedInGraph
+            case .failed: node.outcome = .failed(failure(at: index) ?? "factory-failed")
+            }
+            node.instance = numbers[index]
+            node.warnings = warnings[index]
+            node.children = children[index].map(makeNode)
+            return node
+        }
+        history.roots.append(contentsOf: roots.map(makeNode))
+    }
+
+    /// Moves the recorded steps into `history` without keeping a trace: what `clearTrace` does
+    /// with steps nobody looked at. Registrations still count as used, and instance numbers go
+    /// on from where they were; an instance a stored scope keeps keeps its number. Leaves the
+    /// log empty.
+    func forget(into history: inout TraceHistory) {
+        defer { removeAll() }
+        noteUsedRegistrations(in: &history)
+        // Each instance made is new unless it is an object another step gave, which takes one of
+        // the same class, or a kept one, which takes a stored scope.
+        if !mayRepeatObjects && !hasStoredScopes {
+            history.numbers.skip(createdCount)
+        } else {
+            number((0..<count).map { self[$0] }, with: &history.numbers) { _, _ in }
+        }
+    }
+
+    /// Marks every registration a step used as used: those first used since the last report.
+    private func noteUsedRegistrations(in history: inout TraceHistory) {
+        guard hasNewlyUsed else { return }
+        for id in takeNewlyUsedIDs() {
+            history.used.insert(id)
+        }
+    }
+
+    /// Numbers the instances `steps` gave, in the order the steps finished, going on from
+    /// `numbers`: a new instance gets the next number, an object seen before gets its number
+    /// again, and so does an object shared within the graph.
+    /// - Parameter record: Told each step's number, if it has one.
+    private func number(
+        _ steps: [Step], with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void
+    ) {
+        let count = steps.count
+        // By step index, the number it gave (0 for none); the steps in the order they finished;
+        // the steps begun and not yet finished, as they were when each step began.
+        var given = [Int](repeating: 0, count: count)
+        var finished: [Int] = []
+        finished.reserveCapacity(count)
+        var unfinished: [Int] = []
+        // Every step finishes after the steps below it, which follow it in `steps`.
+        for next in 0...count {
+            let parent = next < count ? Int(steps[next].parent) : -1
+            while let innermost = unfinished.last, next == count || innermost != parent {
+                unfinished.removeLast()
+                let number = number(of: innermost, in: steps, given: given, finished: finished, &numbers)
+                given[innermost] = number
+                finished.append(innermost)
+                if number != 0 { record(innermost, number) }
+            }
+            if next < count { unfinished.append(next) }
+        }
+    }
+
+    /// The number of the instance step `index` gave, given the numbers of the steps that
+    /// finished before it (`finished`, in that order); 0 for none.
+    private func number(
+        of index: Int, in steps: [Step], given: [Int], finished: [Int], _ numbers: inout InstanceNumbers
+    ) -> Int {
+        switch steps[index].outcome {
+        case .sharedInGraph:
+            let entry = entry(of: steps[index])
+            // Only an object is the same instance again; a value shared is a copy.
+            var maker = index - 1
+            while maker >= 0, self.entry(of: steps[maker]) !== entry || steps[maker].outcome != .created {
+                maker -= 1
+            }
+            return maker >= 0 && steps[maker].objectType != nil ? given[maker] : 0
+        case .created, .cached:
+            let isNew = steps[index].outcome == .created
+            guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
+            var number = 0
+            // An object another step of this resolution gave is the same instance again (one
+            // registration returning another's); any other made one is new.
+            for earlier in finished.reversed() where steps[earlier].object == object && given[earlier] != 0 {
+                number = given[earlier]
+                break
+            }
+            if number == 0 { number = isNew ? numbers.assign() : numbers.number(ofStored: object) ?? 0 }
+            if isNew, entry(of: steps[index])?.policy.keepsInstances == true {
+                numbers.remember(stored: object, as: number)
+            }
+            return number
+        case .pending, .failed:
+            return 0
+        }
+    }
+
+    /// Where the registration a step used came from, as the trace shows it.
+    private static func source(
+        of step: Step, _ entry: RegistrationEntry, in snapshot: LayerSnapshot
+    ) -> ResolutionTrace.Source {
+        if entry.options.isImplicit { return .implicit }
+        if step.origin == LayerSnapshot.fakeOrigin { return .fake(entry.site) }
+        // A step that found its registration in the merged registry does not know its layer.
+        let origin = step.origin != 0 ? Int(step.origin) : snapshot.origin(of: entry)
+        if origin != 0, let layer = snapshot.layerName(of: origin) {
+            return .override(layer: layer, site: entry.site)
+        }
+        return .registration(entry.site)
+    }
+}
