@@ -75,8 +75,6 @@ package final class UnsafeStepLog: @unchecked Sendable {
     @exclusivity(unchecked) private var hidden: [(step: Int, instance: Any)] = []
     /// The key and error identifier of each failed step, by index.
     @exclusivity(unchecked) private var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
-    // Stored privately and read through computed properties: a stored property read from
-    // another module is checked for exclusivity there, whatever its declaration says.
     /// Whether a step used a scope whose store keeps instances.
     @exclusivity(unchecked) private var usedStoredScopes = false
     /// How many steps made an instance.
@@ -208,6 +206,16 @@ package final class UnsafeStepLog: @unchecked Sendable {
         return error.key == key && error.path.count == open.count + 1
     }
 
+    /// The resolution ended: ``end()``, and what its owner needs to know to file the log.
+    /// - Returns: Whether no step was recorded; whether a step used a kept scope; and, when
+    ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
+    ///   (no object shared or kept, no registration used for the first time), how many they made.
+    package func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
+        end()
+        let madeOnly = mayRepeat || usedStoredScopes || hasNewlyUsed ? nil : created
+        return (steps.isEmpty, usedStoredScopes, madeOnly)
+    }
+
     /// The resolution ended: tells apart the objects that need it, and lets go of them all.
     package func end() {
         open.removeAll()
@@ -240,15 +248,6 @@ package final class UnsafeStepLog: @unchecked Sendable {
     /// How many steps were recorded.
     package var count: Int { steps.count }
 
-    /// Whether a step used a scope whose store keeps instances.
-    package var hasStoredScopes: Bool { usedStoredScopes }
-
-    /// How many steps made an instance.
-    package var createdCount: Int { created }
-
-    /// Whether two steps may have given the same object: only then does numbering the
-    /// instances need to tell objects apart.
-    package var mayRepeatObjects: Bool { mayRepeat }
 
     /// Step `index`, which must be below ``count``.
     package subscript(index: Int) -> Step {
@@ -294,6 +293,17 @@ package final class UnsafeStepLog: @unchecked Sendable {
 
     /// How many registrations it keeps for the steps of this and later resolutions.
     package var keptCount: Int { kept.count }
+
+    /// Empties the log when its instances need no numbering to be forgotten: every instance
+    /// made was new, none an object another step gave nor one a store keeps.
+    /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
+    ///   they need numbering.
+    package func removeAllIfUnshared() -> Int? {
+        guard !mayRepeat, !usedStoredScopes else { return nil }
+        let made = created
+        removeAll()
+        return made
+    }
 
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
     /// whose registrations keep changing replaces a log that keeps too many).

@@ -17,6 +17,9 @@ struct RecorderPool {
     var isRecording = true
     /// Set once the trace store has let go of its recorders: none is kept from then on.
     private(set) var isClosed = false
+    /// How many instances the finished recorders' steps made, while forgetting each of them
+    /// needs nothing else; `nil` once one needs more.
+    private var madeOnlyByFinished: Int? = 0
 
     /// An idle recorder, if there is one.
     mutating func takeIdle() -> TraceRecorder? {
@@ -27,8 +30,10 @@ struct RecorderPool {
     /// recorded none (`isEmpty`).
     /// - Parameter stale: The steps that returned a stale cached instance, by index.
     /// - Returns: Whether the pool kept it; not once closed.
+    /// - Parameter madeOnly: How many instances its steps made, when forgetting them needs
+    ///   nothing else (see `UnsafeStepLog.endSummarized()`).
     mutating func giveBack(
-        _ recorder: TraceRecorder, isEmpty: Bool, stale: [Int: [TraceRecorder.StaleDependency]]?
+        _ recorder: TraceRecorder, isEmpty: Bool, stale: [Int: [TraceRecorder.StaleDependency]]?, madeOnly: Int?
     ) -> Bool {
         guard !isClosed else { return false }
         guard !isEmpty else {
@@ -37,8 +42,31 @@ struct RecorderPool {
         }
         if !isRecording { withoutTree.insert(ObjectIdentifier(recorder)) }
         if let stale { staleDependencies[ObjectIdentifier(recorder)] = stale }
+        if let total = madeOnlyByFinished { madeOnlyByFinished = madeOnly.map { total + $0 } }
         finished.append(recorder)
         return true
+    }
+
+    /// What forgetting the finished recorders takes.
+    enum Forgetting {
+        /// Only skipping the numbers of this many new instances: the recorders are idle again
+        /// already, their logs emptied when next used.
+        case madeOnly(Int)
+        /// Forgetting each of these, in order.
+        case recorders([TraceRecorder])
+    }
+
+    /// Takes the finished recorders to forget their steps, dropping what was noted about them.
+    mutating func takeFinishedToForget() -> Forgetting {
+        defer {
+            if !withoutTree.isEmpty { withoutTree = [] }
+            if !staleDependencies.isEmpty { staleDependencies = [:] }
+        }
+        guard let made = madeOnlyByFinished else { return .recorders(takeFinished().recorders) }
+        if idle.isEmpty { idle = finished } else { idle.append(contentsOf: finished) }
+        finished.removeAll(keepingCapacity: true)
+        madeOnlyByFinished = 0
+        return .madeOnly(made)
     }
 
     /// The recorders whose steps nobody has read yet, in the order they finished, each with
@@ -46,6 +74,7 @@ struct RecorderPool {
     mutating func takeFinished() -> (recorders: [TraceRecorder], notes: [Note]) {
         let recorders = finished
         finished.removeAll(keepingCapacity: true)
+        madeOnlyByFinished = 0
         guard !withoutTree.isEmpty || !staleDependencies.isEmpty else { return (recorders, []) }
         defer {
             withoutTree = []
@@ -82,6 +111,7 @@ struct RecorderPool {
             finished = []
             withoutTree = []
             staleDependencies = [:]
+            madeOnlyByFinished = 0
             isClosed = true
         }
         return idle + finished

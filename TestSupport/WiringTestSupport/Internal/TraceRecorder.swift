@@ -57,6 +57,12 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// How many registrations a recorder may keep before it is replaced.
     private static let keptRegistrationLimit = 4096
 
+    /// Drops the steps of its last resolution, if the store forgot them without emptying the
+    /// log (see `RecorderPool.takeFinishedToForget()`); before the recorder is used again.
+    func emptyLog() {
+        log.removeAll()
+    }
+
     /// Breaks the cycle between this recorder and its reference, once no resolution will use it.
     func detach() {
         reference = nil
@@ -112,8 +118,8 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     func resolutionEnded() {
         // A deinit of an object released by `end` may resolve again, but with another recorder:
         // this one goes back to the store only below.
-        log.end()
-        store.finished(self, isEmpty: log.count == 0, hasStoredScopes: log.hasStoredScopes)
+        let (isEmpty, hasStoredScopes, madeOnly) = log.endSummarized()
+        store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }
 }
 

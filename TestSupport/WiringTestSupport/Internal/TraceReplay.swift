@@ -70,15 +70,15 @@ extension UnsafeStepLog {
     /// on from where they were; an instance a stored scope keeps keeps its number. Leaves the
     /// log empty.
     func forget(into history: inout TraceHistory) {
-        defer { removeAll() }
         noteUsedRegistrations(in: &history)
         // Each instance made is new unless it is an object another step gave, which takes one of
         // the same class, or a kept one, which takes a stored scope.
-        if !mayRepeatObjects && !hasStoredScopes {
-            history.numbers.skip(createdCount)
-        } else {
-            number((0..<count).map { self[$0] }, with: &history.numbers) { _, _ in }
+        if let made = removeAllIfUnshared() {
+            history.numbers.skip(made)
+            return
         }
+        number((0..<count).map { self[$0] }, with: &history.numbers) { _, _ in }
+        removeAll()
     }
 
     /// Marks every registration a step used as used: those first used since the last report.

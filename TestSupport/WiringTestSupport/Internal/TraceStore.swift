@@ -53,31 +53,24 @@ final class TraceStore: Sendable {
     /// none, or if the idle one serves layers that changed since.
     private func takeRecorder() -> TraceRecorder {
         var outdated: TraceRecorder?
-        let found = layers.withSnapshot { snapshot, recorders -> FoundRecorder in
-            guard let idle = recorders.takeIdle() else { return .none(current: snapshot) }
-            guard idle.serves(snapshot) else {
-                outdated = idle
-                return .none(current: snapshot)
-            }
-            return .ready(idle)
+        var current: LayerSnapshot?
+        let ready = layers.withSnapshot { snapshot, recorders -> TraceRecorder? in
+            let idle = recorders.takeIdle()
+            if let idle, idle.serves(snapshot) { return idle }
+            outdated = idle
+            // Handed out (and retained) only when a new recorder needs it.
+            current = snapshot
+            return nil
         }
-        switch found {
-        case .ready(let recorder):
-            return recorder
-        case .none(let snapshot):
-            // Let go of here, outside the lock: it may hold the last references to registrations,
-            // whose release runs code.
-            outdated?.detach()
-            return TraceRecorder(store: self, snapshot: snapshot)
+        if let ready {
+            ready.emptyLog()
+            return ready
         }
-    }
-
-    /// What the pool had for a resolution starting now.
-    private enum FoundRecorder {
-        /// An idle recorder that serves the current layers.
-        case ready(TraceRecorder)
-        /// None that does; the current layers, which a new one serves.
-        case none(current: LayerSnapshot)
+        // Let go of here, outside the lock: it may hold the last references to registrations,
+        // whose release runs code.
+        outdated?.detach()
+        guard let current else { preconditionFailure("no snapshot for a new recorder") }
+        return TraceRecorder(store: self, snapshot: current)
     }
 
     /// Takes the recorder of a finished resolution back. Its steps stay as recorded until
@@ -86,9 +79,12 @@ final class TraceStore: Sendable {
     /// - Parameters:
     ///   - isEmpty: Whether the resolution recorded no step, so there is nothing to replay.
     ///   - hasStoredScopes: Whether a step used a stored scope: only then can an instance be stale.
-    func finished(_ recorder: TraceRecorder, isEmpty: Bool, hasStoredScopes: Bool) {
+    ///   - madeOnly: How many instances the steps made, when forgetting them needs nothing else.
+    func finished(_ recorder: TraceRecorder, isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
         let stale = hasStoredScopes ? staleInstances.check(recorder.log) : nil
-        let isKept = layers.withRecorders { $0.giveBack(recorder, isEmpty: isEmpty, stale: stale) }
+        let isKept = layers.withRecorders {
+            $0.giveBack(recorder, isEmpty: isEmpty, stale: stale, madeOnly: madeOnly)
+        }
         if !isKept { recorder.detach() }
     }
 
@@ -111,14 +107,23 @@ final class TraceStore: Sendable {
     /// Forgets the trace and the counts; registrations used so far stay used, and instance
     /// numbers go on from where they were.
     func clear() {
-        let recorders = history.withLock { history in
-            let recorders = layers.withRecorders { $0.takeFinished() }.recorders
-            for recorder in recorders {
-                recorder.forget(into: &history)
+        let recorders = history.withLock { history -> [TraceRecorder] in
+            defer {
+                history.roots = []
+                history.counts = [:]
             }
-            history.roots = []
-            history.counts = [:]
-            return recorders
+            // Forgetting steps that only made new instances only skips their numbers: done for
+            // all of them at once, and their recorders empty their logs when next used.
+            switch layers.withRecorders({ $0.takeFinishedToForget() }) {
+            case .madeOnly(let count):
+                history.numbers.skip(count)
+                return []
+            case .recorders(let recorders):
+                for recorder in recorders {
+                    recorder.forget(into: &history)
+                }
+                return recorders
+            }
         }
         reuse(recorders)
     }
