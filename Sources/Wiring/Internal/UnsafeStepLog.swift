@@ -11,10 +11,12 @@
 /// Invariants:
 /// - One resolution records into it, on one thread at a time; between resolutions its owner
 ///   uses it only under a lock, which also hands it to the next resolution.
-/// - Each registration a step refers to is retained once, by `kept`, until ``forgetEntries()``
-///   or the log's end, and a step refers to it by its index there (checked in debug builds).
-/// - Each object a step gave is retained by `live` until ``end()``, so that no two objects of
-///   one resolution share an address and identifiers tell them apart.
+/// - Each registration a step refers to is retained once, by `kept`, until the log goes away
+///   (its owner replaces a log that keeps too many), and a step refers to it by its index there
+///   (checked in debug builds).
+/// - Each object a step gave is retained by `live` until the resolution ends
+///   (``endSummarized()``), so that no two objects of one resolution share an address and
+///   identifiers tell them apart.
 package final class UnsafeStepLog: @unchecked Sendable {
     /// One step: the registration used (none when nothing was registered), where it came from,
     /// the step it was resolved for and what it gave.
@@ -206,7 +208,8 @@ package final class UnsafeStepLog: @unchecked Sendable {
         return error.key == key && error.path.count == open.count + 1
     }
 
-    /// The resolution ended: ``end()``, and what its owner needs to know to file the log.
+    /// The resolution ended: lets go of its objects, and tells what its owner needs to know to
+    /// file the log.
     /// - Returns: Whether no step was recorded; whether a step used a kept scope; and, when
     ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
     ///   (no object shared or kept, no registration used for the first time), how many they made.
@@ -217,7 +220,7 @@ package final class UnsafeStepLog: @unchecked Sendable {
     }
 
     /// The resolution ended: tells apart the objects that need it, and lets go of them all.
-    package func end() {
+    private func end() {
         open.removeAll()
         if !hidden.isEmpty { identifyHiddenObjects() }
         while !live.isEmpty { live.removeLast().release() }
@@ -317,7 +320,7 @@ package final class UnsafeStepLog: @unchecked Sendable {
     }
 
     /// Lets go of the registrations the steps used; only while no step refers to one.
-    package func forgetEntries() {
+    private func forgetEntries() {
         assert(steps.isEmpty, "registrations forgotten while steps refer to them")
         while !kept.isEmpty { kept.removeLast().entry.release() }
         recent.removeAll()

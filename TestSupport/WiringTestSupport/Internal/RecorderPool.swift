@@ -28,10 +28,11 @@ struct RecorderPool {
 
     /// Takes back the recorder of a finished resolution: until its steps are read, unless it
     /// recorded none (`isEmpty`).
-    /// - Parameter stale: The steps that returned a stale cached instance, by index.
+    /// - Parameters:
+    ///   - stale: The steps that returned a stale cached instance, by index.
+    ///   - madeOnly: How many instances its steps made, when forgetting them needs nothing else
+    ///     (see `UnsafeStepLog.endSummarized()`).
     /// - Returns: Whether the pool kept it; not once closed.
-    /// - Parameter madeOnly: How many instances its steps made, when forgetting them needs
-    ///   nothing else (see `UnsafeStepLog.endSummarized()`).
     mutating func giveBack(
         _ recorder: TraceRecorder, isEmpty: Bool, stale: [Int: [TraceRecorder.StaleDependency]]?, madeOnly: Int?
     ) -> Bool {
