@@ -165,13 +165,9 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try Resolution.run(source: self, prepare: prepareRecorded) { try $0.resolve(serviceType, name: name) }
-    }
-
-    /// Sets a new top-level resolution up to look up in the layers as they are now and to be
-    /// recorded, by a recorder it holds until it ends.
-    private func prepareRecorded(_ resolution: Resolution) {
-        traces.prepare(resolution)
+        // A closure, not the method `traces.prepare`: a method reference is a partial
+        // application, which retains and releases what it is bound to on every call.
+        try Resolution.run(source: self, prepare: { traces.prepare($0) }) { try $0.resolve(serviceType, name: name) }
     }
 
     /// Resolves a registration that takes runtime arguments, as ``resolve(_:name:)`` does.

@@ -29,10 +29,22 @@ extension ResolutionObserver {
 /// An observer, as a resolution calls it on every step: through an unretained reference to
 /// this holder, whose constant `observer` is then called without reference counting. (An
 /// existential read from an unowned reference is retained and released around every call.)
-package final class ObserverReference: Sendable {
+// Unchecked: a `Registry` is never changed once handed out (its container copies it first).
+package final class ObserverReference: @unchecked Sendable {
     package let observer: any ResolutionObserver
+    /// Where a resolution this observer follows looks plain keys up first, and the cache of
+    /// their instances (the observer's own view of the registrations, such as a test
+    /// container's layers), for `Resolution.prepare(observer:)`; held as long as the observer is.
+    package let registry: Registry?
+    package let cache: (any InstanceCache)?
 
-    package init(_ observer: any ResolutionObserver) {
+    /// - Parameters:
+    ///   - observer: What follows the steps.
+    ///   - registry: The registry a prepared resolution looks plain keys up in first, if any.
+    ///   - cache: Where the instances of those keys live; given with `registry`.
+    package init(_ observer: any ResolutionObserver, registry: Registry? = nil, cache: (any InstanceCache)? = nil) {
         self.observer = observer
+        self.registry = registry
+        self.cache = cache
     }
 }

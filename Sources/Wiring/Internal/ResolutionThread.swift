@@ -197,7 +197,7 @@ extension Resolution {
     }
 
     /// Runs a synchronous top-level call from `source`, which `prepare` sets up (with
-    /// ``prepare(registry:observer:cache:)``) unless the call continues a resolution already
+    /// ``prepare(observer:)``) unless the call continues a resolution already
     /// running on this thread.
     @inline(__always)
     package static func run<Result>(
@@ -206,22 +206,21 @@ extension Resolution {
         try ResolutionThread.run(source: source, prepare: prepare, body)
     }
 
-    /// Hands the resolution, before it starts, the registry its plain keys are looked up in
-    /// first and the observer of its steps, which also keeps those keys' instances (a test
-    /// container's recorder, which keeps them in the layers its resolution began with).
+    /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
+    /// plain keys up in first, with their instances in the observer's cache (a test container's
+    /// recorder, which keeps them in the layers its resolution began with).
     ///
-    /// The resolution holds the registry and the observer until its call ends, and so the cache,
-    /// which must be the observer: the caller need keep nothing alive.
-    package func prepare(
-        registry: consuming Registry, observer: consuming ObserverReference, cache: any InstanceCache
-    ) {
-        // The step reads the cache unretained; only the observer's reference keeps it alive.
-        precondition(cache === observer.observer, "the cache of a prepared resolution must be its observer")
+    /// The resolution holds the observer until its call ends, and the observer holds its registry
+    /// and cache: the caller need keep nothing alive.
+    package func prepare(observer: consuming ObserverReference) {
+        guard let registry = observer.registry, let cache = observer.cache else {
+            preconditionFailure("a prepared resolution's observer must give its registry and cache")
+        }
+        // Read unretained: the observer reference, which this resolution now owns, holds them.
         unownedRegistry = Unmanaged.passUnretained(registry)
         directCache = UnownedCache(cache)
         unownedObserver = Unmanaged.passUnretained(observer)
         // Moved in, not copied: each copy is a retain and a release.
-        self.registry = consume registry
         ownedObserver = consume observer
     }
 }

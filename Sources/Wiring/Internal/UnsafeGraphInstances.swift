@@ -13,9 +13,7 @@ struct UnsafeGraphInstances {
         let type: any Any.Type
     }
 
-    private var records: UnsafeMutablePointer<Record>?
-    private var count = 0
-    private var capacity = 0
+    private var records = UnsafeGrowableBuffer<Record>()
     /// Where the current block's free space starts and ends.
     private var next: UnsafeMutableRawPointer?
     private var end: UnsafeMutableRawPointer?
@@ -27,25 +25,26 @@ struct UnsafeGraphInstances {
     private static let blockSize = 1024
     private static let blockAlignment = 16
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { records.isEmpty }
 
     @inline(__always)
     func index(of id: Int) -> Int? {
-        guard let records else { return nil }
-        for index in 0..<count where records[index].id == id { return index }
-        return nil
+        records.withUnsafeElements { records in
+            guard let base = records.baseAddress else { return nil }
+            for index in 0..<records.count where base[index].id == id { return index }
+            return nil
+        }
     }
 
     @inline(__always)
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        assert(index < count && records.unsafelyUnwrapped[index].type == Service.self, "a .graph instance read as another type")
-        return records.unsafelyUnwrapped[index].value.assumingMemoryBound(to: Service.self).pointee
+        assert(records[index].type == Service.self, "a .graph instance read as another type")
+        return records[index].value.assumingMemoryBound(to: Service.self).pointee
     }
 
     /// The objects kept, each with how to keep it again in another resolution as its own type.
     func members() -> [SharedGraph.Member] {
-        guard let records else { return [] }
-        return (0..<count).compactMap { index in
+        (0..<records.count).compactMap { index in
             let record = records[index]
             guard record.id != Int.min else { return nil }
             return Self.member(record, as: record.type)
@@ -64,27 +63,23 @@ struct UnsafeGraphInstances {
     /// Makes the instance kept for `id` invisible, as if never kept; it is destroyed with the rest.
     mutating func forget(_ id: Int) {
         guard let index = index(of: id) else { return }
-        let record = records.unsafelyUnwrapped[index]
-        records.unsafelyUnwrapped[index] = Record(id: Int.min, value: record.value, type: record.type)
+        let record = records[index]
+        records[index] = Record(id: Int.min, value: record.value, type: record.type)
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {
         let pointer = allocate(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         pointer.initializeMemory(as: Service.self, to: instance)
-        if count == capacity { grow() }
-        (records.unsafelyUnwrapped + count).initialize(to: Record(id: id, value: pointer, type: Service.self))
-        count += 1
+        records.append(Record(id: id, value: pointer, type: Service.self))
     }
 
     /// Destroys every instance, keeping the current block for the next resolution.
     mutating func removeAll() {
-        if let records {
-            for index in 0..<count {
-                let record = records[index]
-                Self.destroy(record.type, at: record.value)
-            }
+        for index in 0..<records.count {
+            let record = records[index]
+            Self.destroy(record.type, at: record.value)
         }
-        count = 0
+        records.removeAll()
         if !retired.isEmpty {
             for block in retired { block.deallocate() }
             retired.removeAll(keepingCapacity: true)
@@ -103,20 +98,7 @@ struct UnsafeGraphInstances {
         current = nil
         next = nil
         end = nil
-        records?.deallocate()
-        records = nil
-        capacity = 0
-    }
-
-    private mutating func grow() {
-        let newCapacity = max(16, capacity * 2)
-        let newRecords = UnsafeMutablePointer<Record>.allocate(capacity: newCapacity)
-        if let records {
-            newRecords.moveInitialize(from: records, count: count)
-            records.deallocate()
-        }
-        records = newRecords
-        capacity = newCapacity
+        records.deallocate()
     }
 
     @inline(__always)

@@ -29,6 +29,13 @@ struct UnsafeGrowableBuffer<Element> {
         }
     }
 
+    /// Runs `body` on the elements, read in place: a linear search through the subscript costs
+    /// many times more in a debug build, where nothing is inlined.
+    @inline(__always)
+    func withUnsafeElements<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// Adds `element` at the end.
     @inline(__always)
     mutating func append(_ element: __owned Element) {

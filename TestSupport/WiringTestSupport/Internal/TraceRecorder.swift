@@ -44,7 +44,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     init(store: TraceStore, snapshot: LayerSnapshot) {
         self.store = store
         self.snapshot = snapshot
-        reference = ObserverReference(self)
+        reference = ObserverReference(self, registry: snapshot.registry, cache: self)
     }
 
     /// Whether this recorder may record a resolution that begins with `snapshot`: it serves only
@@ -74,10 +74,10 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         return reference
     }
 
-    /// Hands `resolution` the registry to look plain keys up in first and this recorder as its
-    /// observer and its cache; the resolution holds them until its call ends.
+    /// Hands `resolution` this recorder as its observer and its cache, with the snapshot's
+    /// registry to look plain keys up in first; the resolution holds them until its call ends.
     func prepare(_ resolution: Resolution) {
-        resolution.prepare(registry: snapshot.registry, observer: observerReference, cache: self)
+        resolution.prepare(observer: observerReference)
     }
 
     /// Moves what this recorder recorded into `history` (see
