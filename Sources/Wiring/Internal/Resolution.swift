@@ -81,7 +81,6 @@ package final class Resolution: @unchecked Sendable {
         borrowedSource = source
         asyncTurn = LockedState(0)
         lent = .passRetained(UnsafeLentResolver(self))
-        escape.withLock { $0.source = source }
         observe(owning: source.makeObserver())
     }
 

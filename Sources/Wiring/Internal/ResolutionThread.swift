@@ -148,7 +148,7 @@ package enum ResolutionThread {
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.borrowedSource === source { return try body(outer) }
-        let nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
+        var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
         nested.enclosing = outer
         nested.observe(owning: source.makeObserver())
@@ -156,7 +156,9 @@ package enum ResolutionThread {
         defer {
             nested.isActive = false
             nested.endObserving()
-            nested.endForEscapedResolvers()
+            // Only a resolver that escaped needs the source held weakly; a weak reference gives
+            // the source a side table, which makes every later retain of it slower.
+            if isKnownUniquelyReferenced(&nested) { nested.fillSharedGraph() } else { nested.endForEscapedResolvers() }
             setSlot(outer)
         }
         return try body(nested)
