@@ -8,8 +8,12 @@
 ///   registered for Animal:
 ///     Animal                        at App/Setup.swift:12
 ///     Animal (arguments: String)    at App/Setup.swift:13
-///   fix: register it with `container.register(Animal.self, name: "mimi") { r in … }`, or ask for one of the keys above.
+///   fix: register it with `container.register(Animal.self, name: "mimi") { r in … }`, or ask for one of the keys registered above.
 /// ```
+///
+/// A missing registration's fix names the likely mistake when it can: `did you mean "mimi"?`
+/// for a name one typo away, or, when no registration of the type takes the runtime arguments
+/// passed, the ones it does take and a call that matches them.
 public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     public enum Reason: Sendable {
@@ -158,9 +162,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 return "a `Provider` takes runtime arguments when it is called, not when it is resolved: resolve `\(key.typeDescription)` without them and call it with them, `try provider(…)`, which resolves \(provided)."
             }
             let registration = "register it with `container.register(\(registrationCall)) { \(factoryParameters) in … }`"
-            return nearMisses.isEmpty
-                ? registration + " (or in a module the container is built from)."
-                : registration + ", or ask for one of the keys registered above."
+            guard !nearMisses.isEmpty else { return registration + " (or in a module the container is built from)." }
+            let suggestion = RegistrationSuggestion(for: key, registered: nearMisses.map(\.key))
+            if let mismatch = suggestion?.argumentsMismatch(for: key, asker: "this resolve"),
+                let example = suggestion?.example {
+                // Registering the key asked for would only hide the call's mistake.
+                return mismatch + ": resolve it as registered, as in `try \(example.call(resolverName + ".resolve"))`."
+            }
+            let alternatives = registration + ", or ask for one of the keys registered above."
+            return suggestion?.didYouMean.map { "\($0) If not, \(alternatives)" } ?? alternatives
         case .circularDependency(let cycle):
             let first = cycle.first.map(\.typeDescription) ?? key.typeDescription
             return "break the cycle: inject `Provider<\(first)>` or `Lazy<\(first)>` and call it only after the initializers have run, or set the back reference in `.initCompleted { r, instance in … }` on either registration, in any scope but .transient."
@@ -189,6 +199,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         let arguments = key.argumentTypes
         guard !arguments.isEmpty else { return "r" }
         return "(" + (["r"] + arguments.map { "_: \(typeName($0))" }).joined(separator: ", ") + ")"
+    }
+
+    /// What the failing resolve was most likely called on: the resolver a factory is given
+    /// (`r` in this library's examples) below the top-level request, else the container.
+    private var resolverName: String {
+        path.count > 1 ? "r" : "container"
     }
 
     private var registrationCall: String {

@@ -2,8 +2,9 @@ import Wiring
 import WiringTestSupport
 
 /// Builds every registration once in a throw-away sandbox (`verifyWiring()`) and fails the
-/// running test at this line with the whole report when anything is wrong: missing
-/// dependencies, cycles, factories that throw, captive dependencies.
+/// running test at this line with the whole report when anything is wrong (missing
+/// dependencies, cycles, factories that throw, captive dependencies) or any registration is
+/// left unchecked: one taking runtime arguments fails until it is given sample ones.
 ///
 /// ```swift
 /// assertWiringComplete(test)
@@ -11,8 +12,8 @@ import WiringTestSupport
 /// ```
 /// - Parameters:
 ///   - test: The test container to verify: its base, its own registrations and its overrides.
-///   - samples: Sample runtime arguments, for registrations that take some; those without are
-///     listed as unchecked in the report, not as problems.
+///   - samples: Sample runtime arguments, for registrations that take some; one without is
+///     unchecked, which fails the assertion.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
@@ -30,15 +31,16 @@ public func assertWiringComplete(
 }
 
 /// Builds every registration of an app's container once in a throw-away sandbox and fails the
-/// running test at this line with the whole report when anything is wrong. The container is
-/// not modified: no singleton it would make is kept.
+/// running test at this line with the whole report when anything is wrong or left unchecked.
+/// The container is not modified: no singleton it would make is kept.
 ///
 /// ```swift
 /// assertWiringComplete(makeAppContainer())
 /// ```
 /// - Parameters:
 ///   - container: The container to verify, with its parents.
-///   - samples: Sample runtime arguments, for registrations that take some.
+///   - samples: Sample runtime arguments, for registrations that take some; one without is
+///     unchecked, which fails the assertion.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
@@ -60,5 +62,11 @@ package func checkWiringComplete(
 ) {
     let report = test.verifyWiring(samples: samples)
     guard !report.isComplete else { return }
-    recordFailure("the wiring is incomplete:\n\(indented(report.description))", at: site)
+    var message = "the wiring is incomplete:\n\(indented(report.description))"
+    let needingSamples = report.needingSamples
+    if !needingSamples.isEmpty {
+        let adds = needingSamples.map { $0.call("samples.add") }.joined(separator: "; ")
+        message += "\nfix: give sample arguments to the assertion, `assertWiringComplete(…) { samples in \(adds) }`"
+    }
+    recordFailure(message, at: site)
 }

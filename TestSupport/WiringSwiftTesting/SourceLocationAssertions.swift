@@ -57,7 +57,7 @@ public func assertScope<Service>(
 }
 
 /// Verifies every registration of a test container, failing the running test at `sourceLocation`
-/// with the whole report when anything is wrong.
+/// with the whole report when anything is wrong or left unchecked.
 public func assertWiringComplete(
     _ test: TestContainer,
     samples: (inout VerificationSamples) -> Void = { _ in },
@@ -67,7 +67,7 @@ public func assertWiringComplete(
 }
 
 /// Verifies every registration of a container, failing the running test at `sourceLocation`
-/// with the whole report when anything is wrong.
+/// with the whole report when anything is wrong or left unchecked.
 public func assertWiringComplete(
     _ container: Container,
     samples: (inout VerificationSamples) -> Void = { _ in },

@@ -8,7 +8,8 @@ extension TestContainer {
     /// overrides of the current layers. Nothing survives the check: no singleton is kept (the
     /// next `resolve` runs the factory again), the trace, resolution counts and unused
     /// registrations stay as they were. Registrations that take runtime arguments are listed as
-    /// unchecked; ``verifyWiring(samples:)`` builds them with sample arguments.
+    /// unchecked, which leaves the report incomplete; ``verifyWiring(samples:)`` builds them with
+    /// sample arguments.
     ///
     /// ```swift
     /// let report = TestContainer(base: makeAppContainer()).verifyWiring()

@@ -5,7 +5,7 @@ import Wiring
 /// Its description is the whole report, the same on every run:
 ///
 /// ```text
-/// Wiring: 3 registrations checked, 1 problem, 1 unchecked
+/// Wiring: 3 registrations checked, 1 problem, 1 unchecked (incomplete: 1 registration is unchecked)
 ///
 /// factory-failed: the factory of Database threw: no such file
 ///   path: Database
@@ -13,14 +13,19 @@ import Wiring
 ///   fix: make the factory of Database succeed here (the error above is the factory's own), or catch it inside the factory.
 ///
 /// unchecked (not built, so not verified):
-///   Greeting (arguments: String) at App/Setup.swift:31: takes runtime arguments; to build it, give sample ones: `verifyWiring { $0.add(Greeting.self, arguments: …) }`
+///   Greeting (arguments: String) at App/Setup.swift:31: takes runtime arguments; to build it, give sample ones: `verifyWiring { samples in samples.add(Greeting.self, arguments: <String>) }`
 /// ```
+///
+/// A registration left unchecked makes the report incomplete: the wiring is proven only once
+/// every registration was built.
 public struct WiringReport: Sendable, CustomStringConvertible {
     /// Why a registration was not built.
     struct Unchecked: Sendable {
         let key: ServiceKey
         let site: RegistrationSite
         let reason: String
+        /// Whether sample arguments would get it built: it takes runtime arguments and none were given.
+        var needsSample = false
     }
 
     /// Everything found wrong, each once, in the order found (registration order).
@@ -29,7 +34,7 @@ public struct WiringReport: Sendable, CustomStringConvertible {
     public let checked: [ServiceKey]
     /// The registrations not built: those taking runtime arguments with no sample supplied, and
     /// those whose factory (or a dependency's) must be awaited. Not problems, but not verified
-    /// either.
+    /// either, so the report is not complete while there are any.
     public let unchecked: [ServiceKey]
     private let uncheckedReasons: [Unchecked]
 
@@ -40,14 +45,24 @@ public struct WiringReport: Sendable, CustomStringConvertible {
         self.uncheckedReasons = unchecked
     }
 
-    /// Whether every registration checked could be built without a problem.
-    public var isComplete: Bool { problems.isEmpty }
+    /// Whether every registration was built, and without a problem: `false` while any
+    /// registration is ``unchecked``, as nothing proves it can be built.
+    public var isComplete: Bool { problems.isEmpty && unchecked.isEmpty }
 
-    /// The whole report: a header that counts what was checked, every problem, then what was
-    /// left unchecked and why.
+    /// The unchecked registrations that sample arguments would get built, in registration order.
+    package var needingSamples: [ServiceKey] {
+        uncheckedReasons.filter(\.needsSample).map(\.key)
+    }
+
+    /// The whole report: a header that counts what was checked (and says when unchecked
+    /// registrations leave it incomplete), every problem, then what was left unchecked and why.
     public var description: String {
-        let header = "Wiring: \(Self.count(checked.count, "registration")) checked, "
+        var header = "Wiring: \(Self.count(checked.count, "registration")) checked, "
             + "\(Self.count(problems.count, "problem")), \(unchecked.count) unchecked"
+        if !unchecked.isEmpty {
+            let verb = unchecked.count == 1 ? "is" : "are"
+            header += " (incomplete: \(Self.count(unchecked.count, "registration")) \(verb) unchecked)"
+        }
         var sections = [header]
         sections += problems.map(\.description)
         if !uncheckedReasons.isEmpty {

@@ -7,7 +7,7 @@ import WiringTestSupport
     test.override(Animal.self) { _ in Cat(name: "Test Cat") }
 
     #expect(try test.resolve(Owner.self).pet.name == "Test Cat")
-    #expect(test.verifyWiring().isComplete)                  // every registration can be built
+    #expect(test.verifyWiring().isComplete)                  // every registration built, none left unchecked
     #expect(test.trace.render() == """
         Owner .container new #2
         └── Animal .graph new #1 (override "test")

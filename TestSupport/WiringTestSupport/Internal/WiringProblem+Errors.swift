@@ -61,9 +61,20 @@ extension WiringProblem {
             kind: .other, identifier: "unused-sample", path: [key], site: nil,
             message: "a sample was added for \(key), but nothing registers that key",
             details: registered(nearMisses, for: key),
-            fix: nearMisses.isEmpty
-                ? "remove the sample, or register \(key)."
-                : "give the sample the name and argument types of one of the keys registered above, or remove it.")
+            fix: unusedSampleFix(key, nearMisses: nearMisses))
+    }
+
+    /// What to do about a sample for a key nothing registers: the suggestion a resolve of that
+    /// key would get, worded for a sample.
+    private static func unusedSampleFix(_ key: ServiceKey, nearMisses: [ResolutionError.RegisteredKey]) -> String {
+        guard !nearMisses.isEmpty else { return "remove the sample, or register \(key)." }
+        let suggestion = RegistrationSuggestion(for: key, registered: nearMisses.map(\.key))
+        if let mismatch = suggestion?.argumentsMismatch(for: key, asker: "this sample"),
+            let example = suggestion?.example {
+            return mismatch + ": give it matching ones, as in `\(example.call("samples.add"))`, or remove it."
+        }
+        let alternatives = "give the sample the name and argument types of one of the keys registered above, or remove it."
+        return suggestion?.didYouMean.map { "\($0) If not, \(alternatives)" } ?? alternatives
     }
 
     /// The registrations of a key's type, laid out as `ResolutionError` shows its near misses.

@@ -22,7 +22,7 @@ struct WiringVerifier {
             }
             let sample = samples.sample(for: key)
             if key.takesArguments, sample == nil {
-                unchecked.append(.init(key: key, site: entry.site, reason: Self.argumentsReason(key)))
+                unchecked.append(.init(key: key, site: entry.site, reason: Self.argumentsReason(key), needsSample: true))
                 continue
             }
             let (error, noticed) = sandbox.build(key, sample: sample)
@@ -62,10 +62,7 @@ struct WiringVerifier {
     }
 
     private static func argumentsReason(_ key: ServiceKey) -> String {
-        var parts = ["\(key.typeDescription).self"]
-        if let name = key.name { parts.append("name: \(name.swiftLiteral)") }
-        parts.append("arguments: …")
-        return "takes runtime arguments; to build it, give sample ones: `verifyWiring { $0.add(\(parts.joined(separator: ", "))) }`"
+        "takes runtime arguments; to build it, give sample ones: `verifyWiring { samples in \(key.call("samples.add")) }`"
     }
 }
 
