@@ -68,7 +68,7 @@ extension Container {
         }
         // Made here, in the caller's module, so the compiler specialises reading the arguments.
         return register(key, file: file, line: line) { resolver, arguments in
-            try factory(resolver, repeat each arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee)
+            try factory(resolver, repeat each arguments.read(as: (repeat each Argument).self))
         }
     }
 
@@ -76,7 +76,7 @@ extension Container {
     @usableFromInline
     package func register<Service>(
         _ key: ServiceKey, file: StaticString, line: UInt,
-        factory: @escaping @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
+        factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
     ) -> Registration<Service> {
         add(ArgumentFactoryEntry(key: key, site: RegistrationSite(file, line), options: .init(scope: .transient), factory: factory))
     }

@@ -73,7 +73,7 @@ public final class Container: Resolver, Sendable {
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
-            if let box = state.registry.plainEntry(for: type)?._withUnsafeGuaranteedRef(\.keptInstance) {
+            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }) {
                 return (nil, box)
             }
             return (state.sharedRegistry, nil)
@@ -85,9 +85,10 @@ public final class Container: Resolver, Sendable {
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
-        let (registry, entry, box) = state.withLock { state -> (Registry?, Unmanaged<RegistrationEntry>?, AnyObject?) in
-            let entry = state.registry.unmanagedEntry(for: key)
-            if let box = entry?._withUnsafeGuaranteedRef(\.keptInstance) {
+        let (registry, entry, box) = state.withLock {
+            state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?, AnyObject?) in
+            let entry = state.registry.unownedEntry(for: key)
+            if let box = entry?.withObject({ $0.keptInstance }) {
                 return (nil, nil, box)
             }
             return (state.sharedRegistry, entry, nil)
@@ -111,20 +112,20 @@ public final class Container: Resolver, Sendable {
         // The tuple is made here, where the argument types are known; the rest of the call
         // reads it through the pointer.
         var arguments = (repeat each arguments)
-        return try withUnsafePointer(to: &arguments) { arguments in
-            try resolve(key, as: serviceType, argumentsAt: UnsafeRawPointer(arguments))
+        return try UnsafeArguments.with(&arguments) { arguments in
+            try resolve(key, as: serviceType, arguments: arguments)
         }
     }
 
     @usableFromInline
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, argumentsAt arguments: UnsafeRawPointer
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {
         let (registry, entry) = state.withLock { state in
-            (state.sharedRegistry, state.registry.unmanagedEntry(for: key))
+            (state.sharedRegistry, state.registry.unownedEntry(for: key))
         }
         return try Resolution.run(container: self, registry: registry) {
-            try $0.resolve(key, as: serviceType, registered: entry, argumentsAt: arguments)
+            try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)
         }
     }
 
@@ -218,6 +219,7 @@ public final class Container: Resolver, Sendable {
         var sharedRegistry: Registry {
             mutating get {
                 isShared = true
+                registry.freeze()
                 return registry
             }
         }

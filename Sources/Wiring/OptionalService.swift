@@ -25,7 +25,7 @@ extension Optional: ImplicitlyRegistered {
         return ArgumentFactoryEntry<Wrapped?>(key: key, site: site, options: options) { resolver, arguments in
             let resolution = try resolver.runningResolution()
             guard let found = resolution.lookup(wrappedKey, as: Wrapped.self) else { return nil }
-            return try resolution.resolve(wrappedKey, as: Wrapped.self, found: found, argumentsAt: arguments)
+            return try resolution.resolve(wrappedKey, as: Wrapped.self, found: found, arguments: arguments)
         }
     }
 }

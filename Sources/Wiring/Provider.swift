@@ -158,7 +158,7 @@ private struct LazyWithArguments<Service>: ArgumentListVisitor {
             key: key, site: site, options: .init(scope: .transient, isImplicit: true)
         ) { resolver, arguments in
             let resolution = try resolver.runningResolution()
-            let values = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            let values = arguments.read(as: (repeat each Argument).self)
             return Lazy(
                 WeakSource(resolution.source, graph: resolution.sharedGraph()), name: name, arguments: repeat each values)
         }

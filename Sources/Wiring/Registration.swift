@@ -73,7 +73,7 @@ public struct Registration<Service>: Sendable {
                 // The arguments tuple of the forwarded key is the target's: passed on as it is.
                 let resolution = try resolver.runningResolution()
                 return try Self.convert(
-                    resolution.resolve(target, as: Service.self, found: nil, argumentsAt: arguments), to: Other.self)
+                    resolution.resolve(target, as: Service.self, found: nil, arguments: arguments), to: Other.self)
             }
         } else {
             entry = FactoryEntry<Other>(key: forwarded, site: site, options: options) { resolver in

@@ -28,7 +28,7 @@ package class RegistrationEntry: @unchecked Sendable {
     package let registeredClass: ObjectIdentifier?
     /// Where the container that owns this registration keeps its stored-scope instance.
     /// Guarded by that container's lock.
-    package let slot = InstanceSlot()
+    package let slot = UnsafeInstanceSlot()
 
     package var scope: Scope { options.scope }
 
@@ -61,7 +61,7 @@ package class RegistrationEntry: @unchecked Sendable {
     /// Runs the factory with the resolution as its resolver (and the resolution's pending
     /// runtime arguments, if the registration takes any), moving the instance into `slot`,
     /// which must be uninitialized memory for the registered type.
-    package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
+    package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
         fatalError("RegistrationEntry.make must be overridden by \(type(of: self))")
     }
 
@@ -108,8 +108,8 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
-    override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
-        slot.initializeMemory(as: Service.self, to: try resolution.withResolver(factory))
+    override package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
+        slot.initialize(to: try resolution.withResolver(factory))
     }
 
     override package var needsAwait: Bool { isolatedFactory != nil }
@@ -131,11 +131,11 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 /// entry found for `resolve<Service, each Argument>` is always of exactly this class.
 package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
     /// Calls the registered factory with the arguments it reads from a tuple of their types.
-    package let factory: @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
+    package let factory: @Sendable (any Resolver, UnsafeArguments) throws -> Service
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
-        factory: @escaping @Sendable (any Resolver, UnsafeRawPointer) throws -> Service
+        factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
     ) {
         self.factory = factory
         super.init(key: key, id: id, site: site, options: options)
@@ -145,18 +145,11 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
         ArgumentFactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
     }
 
-    override package func make(_ resolution: Resolution, into slot: UnsafeMutableRawPointer) throws {
+    override package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
         guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
-        slot.initializeMemory(as: Service.self, to: try resolution.withResolver { try factory($0, arguments) })
+        slot.initialize(to: try resolution.withResolver { try factory($0, arguments) })
     }
-}
-
-/// The instance a container keeps for one of its registrations of a stored scope.
-package final class InstanceSlot: @unchecked Sendable {
-    // Guarded by the container's lock, which the exclusivity checks of a class property
-    // would only duplicate, at a cost, on every read of a kept instance.
-    @exclusivity(unchecked) package var box: AnyObject?
 }
 
 /// An instance of `.weak` scope: kept only while someone else holds it.

@@ -6,60 +6,7 @@
 ///
 /// A synchronous call borrows its thread's resolution and gives it back when done, so a resolve
 /// allocates nothing of its own; a resolution whose resolver escaped its factory is never reused.
-package final class Resolution: @unchecked Sendable {
-    // One resolution runs on one thread at a time (the thread whose `ResolutionThread` slot
-    // holds it), so the dynamic exclusivity checks on these would only cost time on the hot path.
-    /// Kept alive by the caller of the top-level resolve while the resolution runs. Once its
-    /// call is over, a resolver that escaped reaches the source through `escape` instead.
-    @exclusivity(unchecked) unowned(unsafe) var borrowedSource: any ResolutionSource
-    /// The registry of the container resolved from, as it was when first needed: later lookups
-    /// take no lock. Held by `registry`, or by the caller of the top-level resolve.
-    @exclusivity(unchecked) var unownedRegistry: Unmanaged<Registry>?
-    @exclusivity(unchecked) var registry: Registry?
-    /// Where the instances of entries found in `registry` live, when every plain key the
-    /// source resolves is either there or not registered at that level: plain keys can then be
-    /// looked up there directly. A container's own store; a test container's layers.
-    @exclusivity(unchecked) var directCache: UnownedCache?
-    /// The registries of the source's ancestors that a lookup reached, as each was when first
-    /// needed.
-    @exclusivity(unchecked) var ancestorRegistries: ContiguousArray<Registry> = []
-    /// The registrations being resolved, from the top-level request down. Each stays alive
-    /// while it is on the path: the frame resolving it holds its lookup.
-    @exclusivity(unchecked) var steps = UnsafeStepStack()
-    /// Instances of `.graph` scope, and kept instances while their hooks run.
-    @exclusivity(unchecked) var graph = UnsafeGraphInstances()
-    /// Where factories put the instances they make, until the step returns them.
-    @exclusivity(unchecked) var scratch = UnsafeScratchStack()
-    /// Whether a top-level call is running on it; read only by the thread that runs it.
-    @exclusivity(unchecked) package var isActive = true
-    /// Who claims kept instances for this resolution (see `Creations`) when it is not itself:
-    /// the resolution it started inside, on the same thread.
-    @exclusivity(unchecked) var enclosingOwner: ObjectIdentifier?
-    /// The resolution running on this thread when this one started inside it, if any.
-    @exclusivity(unchecked) unowned(unsafe) var enclosing: Resolution?
-    /// Where the steps of the innermost running `initCompleted` hook begin: a hook may ask
-    /// for an instance that is still being built below that point.
-    @exclusivity(unchecked) var hookBoundary = 0
-    /// How often a hook asked for an instance still being built, which makes it again.
-    @exclusivity(unchecked) var remadeInHooks = 0
-    /// Set when this resolution backed off from a wait that would never end: it publishes
-    /// nothing more, and its top-level call starts again once the instance is free.
-    @exclusivity(unchecked) var backedOff: Creations.WaitCycle?
-    /// Told about every step when a test container records the resolution; called on every
-    /// step without reference counting. Kept alive by whoever started the resolution, or by
-    /// `ownedObserver`.
-    @exclusivity(unchecked) var unownedObserver: Unmanaged<ObserverReference>?
-    /// The observer, when this resolution owns it.
-    @exclusivity(unchecked) var ownedObserver: ObserverReference?
-    /// This resolution as the resolver its factories receive; owned here, released in `deinit`.
-    /// (Held as `Unmanaged` so that reading it on every step costs no reference counting.)
-    @exclusivity(unchecked) var lent: Unmanaged<UnsafeLentResolver>?
-    /// How the last instance was obtained, for an observer.
-    @exclusivity(unchecked) var outcome = ResolutionOutcome.created
-    /// The runtime arguments of the step about to run its factory.
-    @exclusivity(unchecked) package var pendingArguments: UnsafeRawPointer?
-    /// The `.graph` objects of this call as the `Provider`s and `Lazy`s it injected keep them.
-    @exclusivity(unchecked) var sharedGraphHandle: SharedGraph?
+package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// What a resolver used after the call ended starts new calls from.
     let escape = LockedState(EscapedSource())
 
@@ -72,46 +19,33 @@ package final class Resolution: @unchecked Sendable {
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
     /// (see `stackFloor`).
     package static let maximumDepth = 1_000
-    /// Where the stack of the thread this resolution runs on is nearly full (see
-    /// `UnsafeStackBounds`); 0 for an async resolution, which moves between threads.
-    @exclusivity(unchecked) var stackFloor: UInt = 0
-
     /// A resolution for an async call, which is not any thread's.
     package init(source: any ResolutionSource) {
-        borrowedSource = source
         asyncTurn = LockedState(0)
-        lent = .passRetained(UnsafeLentResolver(self))
+        super.init(source: source, stackFloor: 0)
+        lend(UnsafeLentResolver(self))
         observe(owning: source.makeObserver())
     }
 
     /// A resolution for synchronous calls on the calling thread.
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
-        borrowedSource = source
         asyncTurn = nil
-        self.stackFloor = stackFloor
-        lent = .passRetained(UnsafeLentResolver(self))
-    }
-
-    deinit {
-        lent.unsafelyUnwrapped.release()
-        graph.removeAll()
-        graph.deallocate()
-        scratch.deallocate()
-        steps.deallocate()
+        super.init(source: source, stackFloor: stackFloor)
+        lend(UnsafeLentResolver(self))
     }
 
     /// Who claims kept instances for this resolution.
     var owner: ObjectIdentifier { enclosingOwner ?? ObjectIdentifier(self) }
 
     /// The source of the call running now; only valid while it runs.
-    package var source: any ResolutionSource { borrowedSource }
+    package var source: any ResolutionSource { borrowedSource.value }
 
     /// What follows the steps of this resolution, if anything does.
-    package var observer: (any ResolutionObserver)? { unownedObserver?._withUnsafeGuaranteedRef { $0.observer } }
+    package var observer: (any ResolutionObserver)? { unownedObserver?.withObject { $0.observer } }
 
     func observe(owning observer: ObserverReference?) {
         ownedObserver = observer
-        unownedObserver = observer.map(Unmanaged.passUnretained)
+        unownedObserver = observer.map(UnsafeUnownedReference.init)
     }
 
     /// The keys being resolved, from the top-level request down.
@@ -141,7 +75,7 @@ package final class Resolution: @unchecked Sendable {
         let source = escape.withLock { escape -> (any ResolutionSource)? in
             // While the call runs, its caller keeps the source alive, and the call cannot end
             // before this lock is released.
-            escape.hasEnded ? escape.source : borrowedSource
+            escape.hasEnded ? escape.source : borrowedSource.value
         }
         guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
@@ -150,7 +84,7 @@ package final class Resolution: @unchecked Sendable {
     /// Marks the call over for resolvers that escaped it: they hold the source weakly from now on.
     func endForEscapedResolvers() {
         fillSharedGraph()
-        let source = borrowedSource
+        let source = borrowedSource.value
         escape.withLock { escape in
             escape.hasEnded = true
             escape.source = source
@@ -187,6 +121,12 @@ package final class Resolution: @unchecked Sendable {
         } ?? .finished
     }
 
+    /// Whether the caller may use this resolution's state now (see `UnsafeResolutionState`): it
+    /// runs on this thread, or the caller's task holds its async turn.
+    var isUsedByItsOwner: Bool {
+        UnsafeResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
+    }
+
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
     package func endAsyncTurn(_ turn: Int) {
         asyncTurn?.withLock { if $0 != Int.min { $0 = turn } }
@@ -196,10 +136,10 @@ package final class Resolution: @unchecked Sendable {
     @inline(__always)
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
-            if let unownedRegistry { return unownedRegistry.takeUnretainedValue() }
+            if let unownedRegistry { return unownedRegistry.object }
             let fetched = fetch()
             registry = fetched
-            unownedRegistry = Unmanaged.passUnretained(fetched)
+            unownedRegistry = UnsafeUnownedReference(fetched)
             return fetched
         }
         while ancestorRegistries.count < level {
@@ -215,7 +155,7 @@ package final class Resolution: @unchecked Sendable {
     /// retain and release that forming `any Resolver` from it costs on every step.
     @inline(__always)
     package func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
-        try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.withResolver(body) }
+        try withLentResolver { try $0.withResolver(body) }
     }
 
     /// Whether a nested resolve may use this resolution: it is running on this thread, innermost.
@@ -242,7 +182,7 @@ package final class Resolution: @unchecked Sendable {
     private func endObservingNow() {
         let observer = unownedObserver.unsafelyUnwrapped
         unownedObserver = nil
-        observer._withUnsafeGuaranteedRef { $0.observer.resolutionEnded() }
+        observer.withObject { $0.observer.resolutionEnded() }
         if _slowPath(ownedObserver != nil) { ownedObserver = nil }
     }
 

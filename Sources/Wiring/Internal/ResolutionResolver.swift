@@ -16,7 +16,7 @@ extension Resolution: Resolver {
     @inline(__always)
     package func resolveHere<Service>(_ serviceType: Service.Type) throws -> Service {
         if let directCache,
-            let entry = unownedRegistry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
+            let entry = unownedRegistry.unsafelyUnwrapped.withObject({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
         {
             return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
         }

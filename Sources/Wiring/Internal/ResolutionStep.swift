@@ -13,14 +13,14 @@ extension Resolution {
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
     ) throws -> Service {
         var arguments = (repeat each arguments)
-        return try withUnsafePointer(to: &arguments) { arguments in
-            try resolve(key, as: serviceType, found: found, argumentsAt: UnsafeRawPointer(arguments))
+        return try UnsafeArguments.with(&arguments) { arguments in
+            try resolve(key, as: serviceType, found: found, arguments: arguments)
         }
     }
 
-    /// Resolves a key with runtime arguments, which are a tuple at `arguments`.
+    /// Resolves a key with runtime arguments.
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, argumentsAt arguments: UnsafeRawPointer
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: UnsafeArguments
     ) throws -> Service {
         guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
@@ -36,20 +36,20 @@ extension Resolution {
     /// registry (`entry`), or not at all (`nil`).
     @inline(__always)
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?
     ) throws -> Service {
         guard let entry, let directCache else { return try resolve(key, as: serviceType, found: nil) }
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
-    /// Resolves `key` with runtime arguments, a tuple at `arguments`, whose registration the
+    /// Resolves `key` with runtime arguments, whose registration the
     /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, registered entry: Unmanaged<RegistrationEntry>?,
-        argumentsAt arguments: UnsafeRawPointer
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?,
+        arguments: UnsafeArguments
     ) throws -> Service {
         guard let entry, let directCache, key.takesArguments else {
-            return try resolve(key, as: serviceType, found: nil, argumentsAt: arguments)
+            return try resolve(key, as: serviceType, found: nil, arguments: arguments)
         }
         pendingArguments = arguments
         defer { pendingArguments = nil }
@@ -68,13 +68,13 @@ extension Resolution {
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
         let observer = unownedObserver.unsafelyUnwrapped
-        observer._withUnsafeGuaranteedRef { $0.observer.willResolve(found, path: path) }
+        observer.withObject { $0.observer.willResolve(found, path: path) }
         do {
             let instance = try step(found, as: serviceType)
-            observer._withUnsafeGuaranteedRef { $0.observer.didResolve(instance, outcome: outcome) }
+            observer.withObject { $0.observer.didResolve(instance, outcome: outcome) }
             return instance
         } catch {
-            observer._withUnsafeGuaranteedRef { $0.observer.didFail(found.entry.key, error: error) }
+            observer.withObject { $0.observer.didFail(found.entry.key, error: error) }
             throw error
         }
     }
@@ -82,7 +82,7 @@ extension Resolution {
     /// What every lifetime does: the scope's rules for sharing live here and in `resolveKept`.
     @inline(__always)
     private func step<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        try found.unmanagedEntry._withUnsafeGuaranteedRef { entry in
+        try found.unownedEntry.withObject { entry in
             switch entry.lifetime {
             case .transient:
                 try enter(entry)
@@ -178,7 +178,7 @@ extension Resolution {
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
     func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
         if backedOff == nil { backedOff = cycle }
-        enclosing?.backedOff = backedOff
+        enclosing?.withObject { $0.backedOff = backedOff }
         return cycle.error
     }
 
@@ -214,11 +214,11 @@ extension Resolution {
         let slot = scratch.push(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         defer { scratch.pop(slot) }
         do {
-            try entry.make(self, into: slot.pointer)
+            try entry.make(self, into: slot)
         } catch {
             throw resolutionError(error, entry, entry.key)
         }
-        return slot.pointer.assumingMemoryBound(to: Service.self).move()
+        return slot.move(as: Service.self)
     }
 
     package func resolveAllInPlace<Service>(_ serviceType: Service.Type) throws -> [Service] {
@@ -245,6 +245,7 @@ extension Resolution {
     /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
     @inline(__always)
     package func enter(_ entry: RegistrationEntry) throws {
+        assert(isUsedByItsOwner, "a resolution is used only by the thread or task that runs it")
         if _slowPath(steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: stackFloor)) {
             throw tooDeep(entry.key)
         }
@@ -324,7 +325,7 @@ extension Resolution {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        unownedObserver?._withUnsafeGuaranteedRef { $0.observer.didFail(key, error: error) }
+        unownedObserver?.withObject { $0.observer.didFail(key, error: error) }
         return error
     }
 }

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Bionic)
-@preconcurrency import Bionic
-#endif
-
 /// Each thread's resolution: the innermost one running on it, or the idle one it reuses.
 ///
 /// A top-level call on a thread where a resolution is running (a factory calling a `Provider`,
@@ -20,37 +10,15 @@ import Darwin
 /// running it holds, or at an idle one, which the slot holds (+1). A resolution whose resolver
 /// escaped its call is never put back in the slot.
 package enum ResolutionThread {
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
-        #else
-        checkPthread(
-            pthread_key_create(&key) { raw in raw.map { Unmanaged<Resolution>.fromOpaque($0).release() } },
-            "pthread_key_create")
-        #endif
-        return key
-    }()
-
     /// Whether `resolution` is the innermost one running on this thread.
     @inline(__always)
     static func isRunning(_ resolution: Resolution) -> Bool {
-        pthread_getspecific(slot) == Unmanaged.passUnretained(resolution).toOpaque() && resolution.isActive
+        UnsafeResolutionSlot.holds(resolution) && resolution.isActive
     }
 
     /// The resolution running on this thread, if any.
     @inline(__always)
-    package static var running: Resolution? {
-        guard let raw = pthread_getspecific(slot) else { return nil }
-        let resolution = Unmanaged<Resolution>.fromOpaque(raw)
-        return resolution._withUnsafeGuaranteedRef { $0.isActive } ? resolution.takeUnretainedValue() : nil
-    }
-
-    @inline(__always)
-    private static func setSlot(_ resolution: Resolution?) {
-        checkPthread(
-            pthread_setspecific(slot, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
-    }
+    package static var running: Resolution? { UnsafeResolutionSlot.running }
 
     /// Runs a synchronous top-level call from `source` on this thread: in the running resolution
     /// or one below it if there is one, else on the thread's idle resolution. `prepare` sets a
@@ -60,18 +28,16 @@ package enum ResolutionThread {
         source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         let resolution: Resolution
-        if let raw = pthread_getspecific(slot) {
-            let held = Unmanaged<Resolution>.fromOpaque(raw)
-            if _slowPath(held._withUnsafeGuaranteedRef { $0.isActive }) {
-                return try runNested(in: held.takeUnretainedValue(), source: source, body)
-            }
-            // The slot's reference moves to this frame; the slot goes on pointing at it.
-            resolution = held.takeRetainedValue()
-        } else {
+        switch UnsafeResolutionSlot.take() {
+        case .idle(let idle):
+            resolution = idle
+        case .empty:
             resolution = Resolution(borrowing: source)
-            setSlot(resolution)
+            UnsafeResolutionSlot.point(at: resolution)
+        case .running(let outer):
+            return try runNested(in: outer, source: source, body)
         }
-        resolution.borrowedSource = source
+        resolution.borrowedSource = UnsafeUnownedSource(source)
         resolution.isActive = true
         prepare(resolution)
         // The frame's reference is handed on (`consume`), so that at the end it is the only one
@@ -129,8 +95,7 @@ package enum ResolutionThread {
             return
         }
         resolution.reset()
-        // The frame's reference goes back to the slot, which points here already.
-        _ = Unmanaged.passRetained(resolution)
+        UnsafeResolutionSlot.keepIdle(resolution)
     }
 
     /// A resolver escaped its factory: it may start calls of its own after this one returns,
@@ -138,8 +103,8 @@ package enum ResolutionThread {
     @inline(never)
     private static func escaped(_ resolution: Resolution) {
         resolution.endForEscapedResolvers()
-        assert(pthread_getspecific(slot) == Unmanaged.passUnretained(resolution).toOpaque())
-        setSlot(nil)
+        assert(UnsafeResolutionSlot.holds(resolution), "only the thread's own resolution escapes from it")
+        UnsafeResolutionSlot.point(at: nil)
     }
 
     /// A top-level call made while `outer` runs on this thread.
@@ -147,19 +112,19 @@ package enum ResolutionThread {
     private static func runNested<Result>(
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        if outer.borrowedSource === source { return try body(outer) }
+        if outer.borrowedSource.refers(to: source) { return try body(outer) }
         var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
-        nested.enclosing = outer
+        nested.enclosing = UnsafeUnownedReference(outer)
         nested.observe(owning: source.makeObserver())
-        setSlot(nested)
+        UnsafeResolutionSlot.point(at: nested)
         defer {
             nested.isActive = false
             nested.endObserving()
             // Only a resolver that escaped needs the source held weakly; a weak reference gives
             // the source a side table, which makes every later retain of it slower.
             if isKnownUniquelyReferenced(&nested) { nested.fillSharedGraph() } else { nested.endForEscapedResolvers() }
-            setSlot(outer)
+            UnsafeResolutionSlot.point(at: outer)
         }
         return try body(nested)
     }
@@ -167,10 +132,7 @@ package enum ResolutionThread {
     /// Runs the synchronous part of an async resolution on this thread, as its innermost
     /// resolution, so that nested resolves from its factories continue it.
     static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
-        let previous = pthread_getspecific(slot)
-        checkPthread(pthread_setspecific(slot, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
-        defer { checkPthread(pthread_setspecific(slot, previous), "pthread_setspecific") }
-        return try body()
+        try UnsafeResolutionSlot.withOccupant(resolution, body)
     }
 }
 
@@ -189,12 +151,12 @@ extension Resolution {
         // The registry is held here for the whole call, so the resolution reads it unretained:
         // retaining it again for the resolution would cost two atomic operations per call.
         defer { withExtendedLifetime(registry) {} }
-        let unmanagedRegistry = Unmanaged.passUnretained(registry)
+        let unownedRegistry = UnsafeUnownedReference(registry)
         return try ResolutionThread.run(
             source: container,
             prepare: { resolution in
-                resolution.unownedRegistry = unmanagedRegistry
-                resolution.directCache = UnownedCache(container)
+                resolution.unownedRegistry = unownedRegistry
+                resolution.directCache = UnsafeUnownedCache(container)
             }, body)
     }
 
@@ -219,9 +181,9 @@ extension Resolution {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
         }
         // Read unretained: the observer reference, which this resolution now owns, holds them.
-        unownedRegistry = Unmanaged.passUnretained(registry)
-        directCache = UnownedCache(cache)
-        unownedObserver = Unmanaged.passUnretained(observer)
+        unownedRegistry = UnsafeUnownedReference(registry)
+        directCache = UnsafeUnownedCache(cache)
+        unownedObserver = UnsafeUnownedReference(observer)
         // Moved in, not copied: each copy is a retain and a release.
         ownedObserver = consume observer
     }

@@ -28,7 +28,9 @@ enum UnsafeStackBounds {
         let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
         let size = UInt(pthread_get_stacksize_np(thread))
         guard top > size + margin else { return 0 }
-        return top - size + margin
+        let floor = top - size + margin
+        assert(isInside(floor, stackFrom: top - size, size: size))
+        return floor
         #elseif os(Linux)
         guard let getAttributes = linuxGetAttributes else { return 0 }
         var attributes = pthread_attr_t()
@@ -37,10 +39,21 @@ enum UnsafeStackBounds {
         var address: UnsafeMutableRawPointer?
         var size = 0
         guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > Int(margin) * 2 else { return 0 }
-        return UInt(bitPattern: address) + margin
+        let floor = UInt(bitPattern: address) + margin
+        assert(isInside(floor, stackFrom: UInt(bitPattern: address), size: UInt(size)))
+        return floor
         #else
         return 0
         #endif
+    }
+
+    /// Whether `floor` lies in the stack, and the calling frame above it: what the floor of the
+    /// calling thread must satisfy, outside Address Sanitizer's fake stacks.
+    private static func isInside(_ floor: UInt, stackFrom lowest: UInt, size: UInt) -> Bool {
+        var marker: UInt8 = 0
+        let frame = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        let frameInStack = frame >= lowest && frame < lowest + size
+        return floor > lowest && floor < lowest + size && (!frameInStack || frame > floor)
     }
 
     #if os(Linux)

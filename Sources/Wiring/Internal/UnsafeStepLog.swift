@@ -116,22 +116,22 @@ package final class UnsafeStepLog: @unchecked Sendable {
     @inline(__always)
     private func index(of found: Found) -> Int32 {
         // The caller of the step holds the entry (see `Found`): read without retaining it.
-        let (id, identity) = found.unmanagedEntry._withUnsafeGuaranteedRef { ($0.id, ObjectIdentifier($0)) }
+        let (id, identity) = found.unownedEntry.withObject { ($0.id, ObjectIdentifier($0)) }
         let slot = id & (Self.recentSize - 1)
         if !recent.isEmpty {
             let index = recent[slot]
             if index >= 0, kept[Int(index)].identity == identity { return index }
         }
-        return keep(found.unmanagedEntry, at: slot)
+        return keep(found.unownedEntry, at: slot)
     }
 
     @inline(never)
-    private func keep(_ entry: Unmanaged<RegistrationEntry>, at slot: Int) -> Int32 {
+    private func keep(_ entry: UnsafeUnownedReference<RegistrationEntry>, at slot: Int) -> Int32 {
         if recent.isEmpty {
             for _ in 0..<Self.recentSize { recent.append(-1) }
         }
         let index = Int32(truncatingIfNeeded: kept.count)
-        let kept = entry._withUnsafeGuaranteedRef { entry in
+        let kept = entry.withObject { entry in
             Kept(
                 entry: Unmanaged.passUnretained(entry).retain(), identity: ObjectIdentifier(entry), id: entry.id,
                 registeredClass: entry.registeredClass, keepsInstances: entry.policy.keepsInstances)

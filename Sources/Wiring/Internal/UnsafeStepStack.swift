@@ -35,6 +35,7 @@ struct UnsafeStepStack {
 
     @inline(__always)
     mutating func pop() {
+        assert(!buffer.isEmpty, "a step popped that was never pushed")
         _ = buffer.removeLast()
     }
 

@@ -3,8 +3,7 @@
 /// `Hasher`, and this lookup runs on every resolve.
 ///
 /// Invariant: it holds its entries unretained; the `Registry` that owns it holds every one of
-/// them (in `keyed`) for as long as it is in the table, and a registry is never changed once a
-/// resolution may read it (it is copied instead).
+/// them (in `keyed`) for as long as it is in the table.
 struct UnsafeTypeTable {
     /// A type's address and its argument list's address, or 0 when it takes no arguments.
     struct Key: Equatable {
@@ -32,13 +31,13 @@ struct UnsafeTypeTable {
     }
 
     private var keys: ContiguousArray<Key> = []
-    private var values: ContiguousArray<Unmanaged<RegistrationEntry>?> = []
+    private var values: ContiguousArray<UnsafeUnownedReference<RegistrationEntry>?> = []
     private var count = 0
     private var shift = UInt.bitWidth
     /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
     private static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
 
-    subscript(key: Key) -> Unmanaged<RegistrationEntry>? {
+    subscript(key: Key) -> UnsafeUnownedReference<RegistrationEntry>? {
         get {
             guard count > 0 else { return nil }
             let mask = keys.count - 1
@@ -54,10 +53,11 @@ struct UnsafeTypeTable {
             guard let newValue else { return }
             if (count + 1) * 2 > keys.count { grow() }
             insert(key, newValue)
+            assert(count * 2 <= keys.count && self[key] != nil, "a type table keeps every key it is given findable")
         }
     }
 
-    private mutating func insert(_ key: Key, _ value: Unmanaged<RegistrationEntry>) {
+    private mutating func insert(_ key: Key, _ value: UnsafeUnownedReference<RegistrationEntry>) {
         let mask = keys.count - 1
         var index = slot(for: key)
         while keys[index].type != 0 && keys[index] != key {

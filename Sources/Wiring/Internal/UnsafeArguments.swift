@@ -1,0 +1,34 @@
+/// The runtime arguments of one resolve: a tuple of the key's argument types, on the stack of
+/// the call that made it, passed through the non-generic parts of the engine by address.
+///
+/// Invariant: valid only inside the `with` call that made it, and read only as the tuple type
+/// it was made from. The key of a registration includes its argument types, so the factory
+/// found for a key reads exactly the tuple the caller made; debug builds check the type.
+@usableFromInline
+package struct UnsafeArguments {
+    @usableFromInline let address: UnsafeRawPointer
+    @usableFromInline let tupleType: Any.Type
+
+    @inlinable
+    init(address: UnsafeRawPointer, tupleType: Any.Type) {
+        self.address = address
+        self.tupleType = tupleType
+    }
+
+    /// Runs `body` with `arguments`, a tuple of the runtime arguments, passed by address.
+    @inlinable
+    package static func with<Arguments, Result>(
+        _ arguments: inout Arguments, _ body: (UnsafeArguments) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafePointer(to: &arguments) { pointer in
+            try body(UnsafeArguments(address: UnsafeRawPointer(pointer), tupleType: Arguments.self))
+        }
+    }
+
+    /// A copy of the arguments, which must be a tuple of `type`.
+    @inlinable
+    package func read<Arguments>(as type: Arguments.Type) -> Arguments {
+        assert(tupleType == type, "runtime arguments \(tupleType) read as \(type)")
+        return address.assumingMemoryBound(to: Arguments.self).pointee
+    }
+}

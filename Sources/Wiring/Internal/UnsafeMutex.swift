@@ -1,0 +1,186 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Bionic)
+@preconcurrency import Bionic
+#endif
+
+/// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing
+/// safe to do.
+@inline(__always)
+func checkPthread(_ result: Int32, _ call: StaticString) {
+    precondition(result == 0, "\(call) failed with error \(result)")
+}
+
+/// pthread mutexes and conditions live at addresses that never move: in the tail of a heap
+/// buffer, or in memory of their own. Each is initialized before its first use and destroyed
+/// in `deinit`, after the last.
+///
+/// Invariant: a lock is given back by the thread that took it, and never taken again by the
+/// thread that holds it (except the recursive one). Debug builds make every non-recursive
+/// mutex an error-checking one, so breaking that stops at `checkPthread` instead of
+/// deadlocking; every pthread result is checked, in every build.
+enum UnsafeMutex {
+    /// Initializes the mutex at `mutex`: error-checking in debug builds, of `type` otherwise.
+    static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, recursive: Bool = false) {
+        mutex.initialize(to: pthread_mutex_t())
+        var attributes = pthread_mutexattr_t()
+        checkPthread(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        #if DEBUG
+        let type = recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ERRORCHECK
+        #else
+        let type = recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_DEFAULT
+        #endif
+        checkPthread(pthread_mutexattr_settype(&attributes, Int32(type)), "pthread_mutexattr_settype")
+        checkPthread(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+        checkPthread(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
+    }
+
+    @inline(__always)
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        checkPthread(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        #if DEBUG
+        countHeld(+1)
+        #endif
+    }
+
+    @inline(__always)
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        #if DEBUG
+        countHeld(-1)
+        #endif
+        checkPthread(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
+    }
+
+    #if DEBUG
+    /// How many of these mutexes the calling thread holds, for debug checks of state that a
+    /// lock guards (see ``UnsafeInstanceSlot``).
+    static var heldByCurrentThread: Int {
+        Int(bitPattern: pthread_getspecific(heldKey))
+    }
+
+    private static let heldKey: pthread_key_t = {
+        var key = pthread_key_t()
+        checkPthread(pthread_key_create(&key, nil), "pthread_key_create")
+        return key
+    }()
+
+    private static func countHeld(_ change: Int) {
+        let held = heldByCurrentThread + change
+        precondition(held >= 0, "a mutex was given back by a thread that did not hold it")
+        checkPthread(pthread_setspecific(heldKey, UnsafeRawPointer(bitPattern: held)), "pthread_setspecific")
+    }
+    #endif
+
+    static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        checkPthread(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
+        mutex.deinitialize(count: 1)
+    }
+}
+
+/// State and the mutex that guards it, in one heap buffer (see ``UnsafeMutex``).
+final class UnsafeMutexBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
+    static func make(_ initialState: State) -> UnsafeMutexBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { UnsafeMutex.initialize($0) }
+            return initialState
+        }
+        return unsafeDowncast(buffer, to: UnsafeMutexBuffer<State>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { UnsafeMutex.destroy($0) }
+    }
+
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, mutex in
+            UnsafeMutex.lock(mutex)
+            defer { UnsafeMutex.unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+}
+
+/// State, its mutex and a condition, in one heap buffer (see ``UnsafeMutex``).
+final class UnsafeConditionBuffer<State>: ManagedBuffer<State, UnsafeConditionBuffer<State>.Pair> {
+    struct Pair {
+        var mutex = pthread_mutex_t()
+        var condition = pthread_cond_t()
+    }
+
+    static func make(_ initialState: State) -> UnsafeConditionBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { pair in
+                pair.initialize(to: Pair())
+                UnsafeMutex.initialize(pointer(to: \.mutex, in: pair))
+                checkPthread(pthread_cond_init(pointer(to: \.condition, in: pair), nil), "pthread_cond_init")
+            }
+            return initialState
+        }
+        return unsafeDowncast(buffer, to: UnsafeConditionBuffer<State>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { pair in
+            checkPthread(pthread_cond_destroy(Self.pointer(to: \.condition, in: pair)), "pthread_cond_destroy")
+            UnsafeMutex.destroy(Self.pointer(to: \.mutex, in: pair))
+        }
+    }
+
+    private static func pointer<Field>(
+        to field: WritableKeyPath<Pair, Field>, in pair: UnsafeMutablePointer<Pair>
+    ) -> UnsafeMutablePointer<Field> {
+        let offset = MemoryLayout<Pair>.offset(of: field).unsafelyUnwrapped
+        return (UnsafeMutableRawPointer(pair) + offset).assumingMemoryBound(to: Field.self)
+    }
+
+    /// Runs `body` under the lock, with what waits on the condition.
+    func withLock<Result>(_ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, pair in
+            let waiter = Waiter(
+                mutex: Self.pointer(to: \.mutex, in: pair), condition: Self.pointer(to: \.condition, in: pair))
+            UnsafeMutex.lock(waiter.mutex)
+            defer { UnsafeMutex.unlock(waiter.mutex) }
+            return try body(&state.pointee, waiter)
+        }
+    }
+
+    /// Waits on, or wakes, the condition; valid only inside `withLock`.
+    struct Waiter {
+        fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
+
+        /// Gives the lock up until a broadcast, then takes it again.
+        func wait() {
+            checkPthread(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
+        }
+
+        /// Wakes every thread waiting.
+        func broadcast() {
+            checkPthread(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+        }
+    }
+}
+
+/// A mutex the owning thread may take again, in memory of its own (see ``UnsafeMutex``).
+final class UnsafeRecursiveMutex {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        UnsafeMutex.initialize(mutex, recursive: true)
+    }
+
+    deinit {
+        UnsafeMutex.destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { UnsafeMutex.lock(mutex) }
+
+    func unlock() { UnsafeMutex.unlock(mutex) }
+}

@@ -1,0 +1,47 @@
+/// What a ``Registry`` holds (as its superclass, so that reading it is one load), read on every resolve without Swift's dynamic exclusivity checks:
+/// with them, a transient resolve runs 15% more instructions and a named one 16% more
+/// (callgrind, release build).
+///
+/// Invariant: changed only under the lock of the container that owns the registry, and never
+/// once a resolution may read it (the container copies the registry instead; see
+/// `Container.State.sharedRegistry`), so reads never overlap a change. Debug builds stop on a
+/// change after `freeze()`.
+package class UnsafeRegistryStorage {
+    /// Unnamed registrations, the usual case, by type and argument types alone. It does not
+    /// own its entries: `keyed` does.
+    @exclusivity(unchecked) final private(set) var unnamed = UnsafeTypeTable()
+    /// Every entry, unnamed ones included.
+    @exclusivity(unchecked) final private(set) var keyed: [ServiceKey: RegistrationEntry] = [:]
+    /// Every key, in registration order.
+    @exclusivity(unchecked) package final private(set) var order: [ServiceKey] = []
+    #if DEBUG
+    private var isFrozen = false
+    #endif
+
+    init() {}
+
+    /// Starts with the registrations of `other`, to change while readers keep `other`.
+    init(copying other: UnsafeRegistryStorage) {
+        unnamed = other.unnamed
+        keyed = other.keyed
+        order = other.order
+    }
+
+    /// Marks the storage as one that resolutions may read: it never changes from now on.
+    @inline(__always)
+    final func freeze() {
+        #if DEBUG
+        isFrozen = true
+        #endif
+    }
+
+    /// Changes the storage, which no resolution may read yet.
+    final func change<Result>(
+        _ body: (inout UnsafeTypeTable, inout [ServiceKey: RegistrationEntry], inout [ServiceKey]) -> Result
+    ) -> Result {
+        #if DEBUG
+        precondition(!isFrozen, "a registry that resolutions may read is copied, not changed")
+        #endif
+        return body(&unnamed, &keyed, &order)
+    }
+}

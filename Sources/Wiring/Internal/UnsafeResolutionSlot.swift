@@ -1,0 +1,87 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Bionic)
+@preconcurrency import Bionic
+#endif
+
+/// Each thread's pointer to its resolution, in thread-specific storage, which holds raw pointers.
+///
+/// Invariant: the slot is empty, or points at the thread's innermost running resolution (which
+/// the frame running it holds; the slot's pointer is not counted), or at an idle resolution
+/// that the slot owns (+1, released when the thread exits). `isActive` tells the two apart.
+/// Debug builds check, when a frame gives its resolution back, that the slot points at it.
+enum UnsafeResolutionSlot {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
+        #else
+        checkPthread(
+            pthread_key_create(&key) { raw in raw.map { Unmanaged<Resolution>.fromOpaque($0).release() } },
+            "pthread_key_create")
+        #endif
+        return key
+    }()
+
+    /// What the slot pointed at, for a frame about to run a call.
+    enum Occupant {
+        case empty
+        /// An idle resolution, whose reference moved from the slot to the caller; the slot goes
+        /// on pointing at it.
+        case idle(Resolution)
+        /// The running resolution, retained for the caller.
+        case running(Resolution)
+    }
+
+    /// Takes what the slot points at for a call about to run on this thread.
+    @inline(__always)
+    static func take() -> Occupant {
+        guard let raw = pthread_getspecific(key) else { return .empty }
+        let held = Unmanaged<Resolution>.fromOpaque(raw)
+        if _slowPath(held._withUnsafeGuaranteedRef { $0.isActive }) { return .running(held.takeUnretainedValue()) }
+        return .idle(held.takeRetainedValue())
+    }
+
+    /// Whether the slot points at `resolution`.
+    @inline(__always)
+    static func holds(_ resolution: Resolution) -> Bool {
+        pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
+    }
+
+    /// The resolution the slot points at if it is running, retained for the caller.
+    @inline(__always)
+    static var running: Resolution? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        let resolution = Unmanaged<Resolution>.fromOpaque(raw)
+        return resolution._withUnsafeGuaranteedRef { $0.isActive } ? resolution.takeUnretainedValue() : nil
+    }
+
+    /// Points the slot at `resolution`, which the caller's frame holds while it runs (or at
+    /// nothing).
+    @inline(__always)
+    static func point(at resolution: Resolution?) {
+        checkPthread(
+            pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
+    }
+
+    /// Gives the frame's reference to a resolution that is done back to the slot, which points at
+    /// it already, to keep for the thread's next call.
+    @inline(__always)
+    static func keepIdle(_ resolution: __owned Resolution) {
+        assert(holds(resolution), "a thread keeps only the resolution its slot points at")
+        assert(!resolution.isActive, "a thread keeps only an idle resolution")
+        _ = Unmanaged.passRetained(resolution)
+    }
+
+    /// Runs `body` with the slot pointing at `resolution`, then points it back at what it did.
+    static func withOccupant<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(key)
+        checkPthread(pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
+        defer { checkPthread(pthread_setspecific(key, previous), "pthread_setspecific") }
+        return try body()
+    }
+}
