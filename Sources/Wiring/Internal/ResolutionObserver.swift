@@ -20,10 +20,16 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     func didFail(_ key: ServiceKey, error: any Error)
     /// The top-level call is over: no step follows.
     func resolutionEnded()
+    /// The factory or hook of `entry`, running in this resolution, started a call on
+    /// `source` (a container it captured) instead of resolving through the resolver it was
+    /// given. That call continues this resolution's path, but not its observer: what it makes
+    /// is not recorded here.
+    func factory(of entry: RegistrationEntry, resolvedFrom source: any ResolutionSource)
 }
 
 extension ResolutionObserver {
     package func resolutionEnded() {}
+    package func factory(of entry: RegistrationEntry, resolvedFrom source: any ResolutionSource) {}
 }
 
 /// An observer, as a resolution calls it on every step: through an unretained reference to

@@ -113,6 +113,9 @@ package enum ResolutionThread {
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.borrowedSource.refers(to: source) { return try body(outer) }
+        if let observer = outer.observer, let entry = outer.steps.last {
+            observer.factory(of: entry, resolvedFrom: source)
+        }
         var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
         nested.enclosing = UnsafeUnownedReference(outer)

@@ -12,6 +12,9 @@ struct UnsafeStepStack {
 
     var isEmpty: Bool { buffer.isEmpty }
 
+    /// The registration resolved innermost, if any.
+    var last: RegistrationEntry? { buffer.last?.takeUnretainedValue() }
+
     var entries: [RegistrationEntry] {
         (0..<buffer.count).map { buffer[$0].takeUnretainedValue() }
     }
