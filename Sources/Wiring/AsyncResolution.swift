@@ -128,26 +128,26 @@ public struct AsyncResolver: Sendable {
             case .busy:
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                let concurrent = Resolution(source: resolution.source)
+                var concurrent = Resolution(source: resolution.source)
                 concurrent.continuePath(ancestors)
-                defer { concurrent.finish() }
+                defer { Resolution.finish(&concurrent) }
                 return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
             case .finished:
                 // Kept past its factory: a new call, from the source if it still exists.
                 let source = try resolution.sourceForNewCall(key)
-                let fresh = Resolution(source: source)
-                defer { fresh.finish() }
+                var fresh = Resolution(source: source)
+                defer { Resolution.finish(&fresh) }
                 return try await fresh.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
             }
         }
-        let resolution = Resolution(source: source.unsafelyUnwrapped)
+        var resolution = Resolution(source: source.unsafelyUnwrapped)
         if let running = AsyncResolver.runningFactory {
             // Started inside an async factory (from a container it captured): it continues that
             // factory's path, so a cycle through it is an error, not an endless recursion.
             resolution.continuePath(running.path)
             resolution.enclosingOwner = running.owner
         }
-        defer { resolution.finish() }
+        defer { Resolution.finish(&resolution) }
         return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
     }
 
@@ -213,32 +213,19 @@ extension Resolution {
     }
 
     /// Resolves a registration whose factory must be awaited, saying how it got the instance:
-    /// the step of `ResolutionStep.swift`, with awaits.
+    /// the synchronous step's order and scope rules (`existingInstance`, `keep`), with the
+    /// factory and the wait for another task's claim awaited.
     nonisolated(nonsending)
     private func resolveIsolated<Service>(
         _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
-        switch entry.lifetime {
-        case .transient:
-            try enter(entry)
-            defer { leave() }
-            return (try await makeIsolated(isolated, entry, key, turn: turn), .created)
-
-        case .graph:
-            if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .sharedInGraph) }
-            try enter(entry)
-            defer { leave() }
-            let instance = try await makeIsolated(isolated, entry, key, turn: turn) { self.keepInGraph($0, for: entry) }
-            return (instance, .created)
-
-        case .container, .custom, .weak:
-            let cache = found.cache
-            if let instance = try keptInstance(in: cache, for: entry, as: Service.self) { return (instance, .cached) }
-            if let instance = graphInstance(for: entry, as: Service.self) { return (instance, .cached) }
-            try enter(entry)
-            defer { leave() }
-            var claim: Creations.Claim
+        let cache = found.cache
+        if let instance = try existingInstance(of: entry, in: cache, as: Service.self) { return (instance, outcome) }
+        try enter(entry)
+        defer { leave() }
+        var claim = Creations.Claim.claimed
+        if entry.policy.keepsInstances {
             repeat {
                 do {
                     claim = try await Creations.claimAsync(entry, in: cache.creationStore, by: owner, path: path)
@@ -250,36 +237,34 @@ extension Resolution {
                     return (instance, .cached)
                 }
             } while claim == .waited
-            defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
-            var box: AnyObject?
-            let instance = try await makeIsolated(isolated, entry, key, turn: turn) { instance in
-                box = try self.box(instance, for: entry)
-                self.keepInGraph(instance, for: entry)
-            }
-            cache.store(box.unsafelyUnwrapped, for: entry)
-            return (instance, .created)
         }
+        defer {
+            if entry.policy.keepsInstances, claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
+        }
+        let made = try await makeIsolated(isolated, entry, key, turn: turn)
+        // The hooks run with this resolution as the thread's, so that their resolves continue it.
+        let instance = try ResolutionThread.withAsyncResolution(self) {
+            try keep(made, of: entry, in: entry.policy.keepsInstances ? cache : nil)
+        }
+        return (instance, outcome)
     }
 
-    /// Runs an isolated factory, keeps the instance where this resolution finds it (`keep`),
-    /// then runs the hooks; a failure forgets what `keep` kept.
+    /// Runs a factory that must be awaited, its errors named as the synchronous step names them.
     nonisolated(nonsending)
     private func makeIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
-        keep: (Service) throws -> Void = { _ in }
+        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int
     ) async throws -> Service {
-        let instance: Service
         do {
             switch isolated {
             case .async(let factory):
                 // The factory's calls take the next turn, while this call waits for it.
                 let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
-                instance = try await AsyncResolver.$runningFactory.withValue(running) {
+                return try await AsyncResolver.$runningFactory.withValue(running) {
                     try await factory(AsyncResolver(resolution: self, turn: turn + 1))
                 }
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)
-                instance = try await MainActor.run {
+                return try await MainActor.run {
                     try ResolutionThread.withAsyncResolution(resolution.value) {
                         UncheckedSendable(try factory(resolution.value.resolver))
                     }
@@ -288,13 +273,5 @@ extension Resolution {
         } catch {
             throw resolutionError(error, entry, key)
         }
-        try keep(instance)
-        do {
-            try ResolutionThread.withAsyncResolution(self) { try complete(entry, instance) }
-        } catch {
-            graph.forget(entry.id)
-            throw error
-        }
-        return instance
     }
 }

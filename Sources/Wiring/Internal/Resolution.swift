@@ -164,12 +164,18 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     @inline(__always)
     package var isCurrent: Bool { ResolutionThread.isRunning(self) }
 
-    /// Ends a resolution that `init(source:)` made.
-    package func finish() {
-        asyncTurn?.withLock { $0 = Int.min }
-        fillSharedGraph()
-        endObserving()
-        endForEscapedResolvers()
+    /// Ends a resolution that `init(source:)` made. `resolution` is its caller's reference,
+    /// the only one unless a resolver of it escaped its factory: only then does the resolution
+    /// hold its source weakly for later calls (a weak reference gives the source a side table,
+    /// which slows every later retain of it).
+    package static func finish(_ resolution: inout Resolution) {
+        resolution.asyncTurn?.withLock { $0 = Int.min }
+        resolution.endObserving()
+        if isKnownUniquelyReferenced(&resolution) {
+            resolution.fillSharedGraph()
+        } else {
+            resolution.endForEscapedResolvers()
+        }
     }
 
     /// Tells the observer the resolution is over, and lets it go.

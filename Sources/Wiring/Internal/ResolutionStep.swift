@@ -79,62 +79,46 @@ extension Resolution {
         }
     }
 
-    /// What every lifetime does: the scope's rules for sharing live here and in `resolveKept`.
+    /// The synchronous step. Every path (plain, recorded, async) follows the same order, with
+    /// the scope's rules in `existingInstance` and `keep`: an instance that already exists;
+    /// else enter the path, claim it (stored lifetimes), make it, keep and publish it.
     @inline(__always)
     private func step<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         try found.unownedEntry.withObject { entry in
             switch entry.lifetime {
             case .transient:
-                try enter(entry)
-                defer { steps.pop() }
-                let instance = try produce(entry, as: serviceType)
-                if _slowPath(entry.hasHooks) { try complete(entry, instance) }
-                outcome = .created
-                return instance
+                break
             case .graph:
+                // `existingInstance` for `.graph`, without forming a `Service?`: generic code
+                // that does looks its metadata up at run time, on every call.
                 if let index = graph.index(of: entry.id) {
                     outcome = .sharedInGraph
                     return graph.value(at: index, as: serviceType)
                 }
-                try enter(entry)
-                defer { steps.pop() }
-                let instance = try produce(entry, as: serviceType)
-                if _slowPath(remadeInHooks != 0), let index = graph.index(of: entry.id) {
-                    // A hook below asked for this instance while its factory ran, and made it.
-                    outcome = .sharedInGraph
-                    return graph.value(at: index, as: serviceType)
-                }
-                graph.keep(instance, for: entry.id)
-                if _slowPath(entry.hasHooks) {
-                    do { try complete(entry, instance) } catch {
-                        graph.forget(entry.id)
-                        throw error
-                    }
-                }
-                outcome = .created
-                return instance
             case .container, .custom, .weak:
-                return try resolveKept(found, as: serviceType)
+                return try resolveKept(entry, in: found.cache, as: serviceType)
             }
+            try enter(entry)
+            defer { steps.pop() }
+            return try keep(produce(entry, as: serviceType), of: entry, in: nil)
         }
     }
 
-    /// The step of a lifetime whose instance a store keeps. The instance is published (stored
-    /// where other threads and calls find it) only once its factory and hooks have finished;
-    /// until then only this resolution sees it. A failure stores nothing.
+    /// The step of a lifetime whose store keeps its instance.
     @inline(never)
-    private func resolveKept<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        let entry = found.entry
-        let cache = found.cache
-        if let instance = try keptInstance(in: cache, for: entry, as: serviceType) {
-            outcome = .cached
-            return instance
-        }
-        if let index = graph.index(of: entry.id) {
-            // Made by this resolution, whose hooks are still running.
-            outcome = .cached
-            return graph.value(at: index, as: serviceType)
-        }
+    private func resolveKept<Service>(
+        _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
+    ) throws -> Service {
+        if let instance = try existingInstance(of: entry, in: cache, as: serviceType) { return instance }
+        return try makeKept(entry, in: cache, as: serviceType)
+    }
+
+    /// Makes the instance of a lifetime whose store keeps it, once this resolution holds the
+    /// claim to make it (see `Creations`): others wait for it, or find it made.
+    @inline(__always)
+    private func makeKept<Service>(
+        _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
+    ) throws -> Service {
         try enter(entry)
         defer { steps.pop() }
         // Before claiming: a synchronous resolve must never wait for an instance an async one
@@ -155,24 +139,71 @@ extension Resolution {
             }
         } while claim == .waited
         defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
-        let instance = try produce(entry, as: serviceType)
-        if remadeInHooks != 0, let index = graph.index(of: entry.id) {
+        return try keep(produce(entry, as: serviceType), of: entry, in: cache)
+    }
+
+    // MARK: The scope's rules, for every path
+
+    /// The instance a step gives without making one, if there is one: the one this resolution
+    /// made for a `.graph` registration, or the one a stored lifetime's store keeps (or this
+    /// resolution, while the instance's hooks run). Sets `outcome`.
+    @inline(__always)
+    func existingInstance<Service>(
+        of entry: RegistrationEntry, in cache: @autoclosure () -> any InstanceCache, as serviceType: Service.Type
+    ) throws -> Service? {
+        switch entry.lifetime {
+        case .transient:
+            return nil
+        case .graph:
+            guard let index = graph.index(of: entry.id) else { return nil }
+            outcome = .sharedInGraph
+            return graph.value(at: index, as: serviceType)
+        case .container, .custom, .weak:
+            if let instance = try keptInstance(in: cache(), for: entry, as: serviceType) {
+                outcome = .cached
+                return instance
+            }
+            // Made by this resolution, whose hooks are still running.
+            guard let index = graph.index(of: entry.id) else { return nil }
             outcome = .cached
             return graph.value(at: index, as: serviceType)
         }
-        let box = try box(instance, for: entry)
-        graph.keep(instance, for: entry.id)
+    }
+
+    /// Keeps the instance the factory `made` as its lifetime says, runs the entry's hooks, then
+    /// publishes it to `cache` (stored lifetimes only): other threads and calls see an instance
+    /// only once its factory and hooks have finished, and a failure forgets it and stores
+    /// nothing. Returns the instance the step gives, which is the one a hook made meanwhile if
+    /// a hook asked for it while its factory ran. Sets `outcome`. The caller entered the path,
+    /// and holds the claim for a stored lifetime.
+    @inline(__always)
+    func keep<Service>(_ made: Service, of entry: RegistrationEntry, in cache: (any InstanceCache)?) throws -> Service {
+        let lifetime = entry.lifetime
+        if lifetime == .transient {
+            if _slowPath(entry.hasHooks) { try complete(entry, made) }
+            outcome = .created
+            return made
+        }
+        if _slowPath(remadeInHooks != 0), let index = graph.index(of: entry.id) {
+            outcome = lifetime == .graph ? .sharedInGraph : .cached
+            return graph.value(at: index, as: Service.self)
+        }
+        let box = lifetime == .graph ? nil : try box(made, for: entry)
+        graph.keep(made, for: entry.id)
         do {
-            try complete(entry, instance)
+            try complete(entry, made)
             // A hook may have swallowed the back-off (`try?`): what it built is not to be trusted.
-            if let backedOff { throw backedOff.error }
+            if box != nil, let backedOff { throw backedOff.error }
         } catch {
             graph.forget(entry.id)
             throw error
         }
-        cache.store(box, for: entry)
+        if let box {
+            guard let cache else { preconditionFailure("a stored lifetime's step publishes to its store") }
+            cache.store(box, for: entry)
+        }
         outcome = .created
-        return instance
+        return made
     }
 
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.

@@ -59,10 +59,10 @@ package struct UnsafeUnownedCache {
     #endif
 
     @inline(__always)
-    package init(_ cache: borrowing any InstanceCache) {
-        self.cache = copy cache
+    package init(_ cache: __shared any InstanceCache) {
+        self.cache = cache
         #if DEBUG
-        living = copy cache
+        living = cache
         #endif
     }
 
@@ -86,10 +86,10 @@ package struct UnsafeUnownedSource {
     #endif
 
     @inline(__always)
-    package init(_ source: borrowing any ResolutionSource) {
-        self.source = copy source
+    package init(_ source: __shared any ResolutionSource) {
+        self.source = source
         #if DEBUG
-        living = copy source
+        living = source
         #endif
     }
 

@@ -1,0 +1,73 @@
+import Testing
+import Wiring
+
+/// The async step follows the synchronous step's scope rules: the same errors, hooks and
+/// publication, whichever path makes the instance.
+@Suite("Async step: the synchronous step's rules")
+struct AsyncStepParityTests {
+    struct Point { var x = 0 }
+
+    final class Node {
+        var peer: Peer?
+    }
+
+    final class Peer {
+        let node: Node
+        init(node: Node) { self.node = node }
+    }
+
+    struct HookFailed: Error {}
+
+    @Test func weakScopeOnAStructIsTheSameErrorOnBothPaths() async throws {
+        let container = Container()
+        container.register(Point.self, name: "sync") { _ in Point() }.scope(.weak)
+        container.registerAsync(Point.self, name: "async") { _ in Point() }.scope(.weak)
+        let sync = #expect(throws: ResolutionError.self) { try container.resolve(Point.self, name: "sync") }
+        let async = await #expect(throws: ResolutionError.self) { try await container.async.resolve(Point.self, name: "async") }
+        #expect(sync?.identifier == "weak-scope-requires-class")
+        #expect(async?.identifier == "weak-scope-requires-class")
+        // The key is on the path once, as in the synchronous step.
+        #expect(async?.path.filter { $0.name == "async" }.count == 1)
+    }
+
+    @Test func aThrowingHookOnAnAsyncSingletonLeavesNothingCachedAndFailsAgain() async throws {
+        let container = Container()
+        let attempts = Counter()
+        container.registerAsync(Node.self) { _ in Node() }
+            .scope(.container)
+            .initCompleted { _, _ in
+                attempts.increment()
+                throw HookFailed()
+            }
+        for _ in 0..<2 {
+            let error = await #expect(throws: ResolutionError.self) { try await container.async.resolve(Node.self) }
+            #expect(error?.identifier == "factory-failed")
+        }
+        #expect(attempts.value == 2)
+    }
+
+    @Test func aBackReferenceSetInAnAsyncSingletonsHookClosesTheCycle() async throws {
+        let container = Container()
+        container.registerAsync(Node.self) { _ in Node() }
+            .scope(.container)
+            .initCompleted { r, node in node.peer = try r.resolve(Peer.self) }
+        container.register(Peer.self) { r in try Peer(node: r.resolve()) }
+        let node = try await container.async.resolve(Node.self)
+        #expect(node.peer?.node === node)
+        #expect(try await container.async.resolve(Node.self) === node)
+    }
+
+    @Test func anAsyncGraphInstanceIsSharedWithSynchronousStepsOfTheSameResolve() async throws {
+        final class Pair {
+            let first: Node, second: Node
+            init(first: Node, second: Node) { (self.first, self.second) = (first, second) }
+        }
+        let container = Container()
+        container.registerAsync(Node.self) { _ in Node() }.scope(.graph)
+        container.registerAsync(Pair.self) { r in try await Pair(first: r.resolve(), second: r.resolve()) }
+        let pair = try await container.async.resolve(Pair.self)
+        #expect(pair.first === pair.second)
+        #expect(try await container.async.resolve(Pair.self).first !== pair.first)
+    }
+}
+
