@@ -262,56 +262,6 @@ extension Resolution {
         source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
     }
 
-    /// The instance of `.graph` scope this resolution made for `entry`, if any.
-    package func graphInstance<Service>(for entry: RegistrationEntry, as serviceType: Service.Type) -> Service? {
-        graph.index(of: entry.id).map { graph.value(at: $0, as: serviceType) }
-    }
-
-    package func keepInGraph<Service>(_ instance: Service, for entry: RegistrationEntry) {
-        graph.keep(instance, for: entry.id)
-    }
-
-    // MARK: The path
-
-    /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
-    @inline(__always)
-    package func enter(_ entry: RegistrationEntry) throws {
-        assert(isUsedByItsOwner, "a resolution is used only by the thread or task that runs it")
-        if _slowPath(steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: stackFloor)) {
-            throw tooDeep(entry.key)
-        }
-        if steps.contains(id: entry.id) { try enterAgain(entry) }
-        steps.push(entry)
-    }
-
-    package func leave() {
-        steps.pop()
-    }
-
-    /// `entry` is on the path already. That is a cycle, unless an `initCompleted` hook below it
-    /// asks for an instance still being built (a back reference set on the inner object): a
-    /// shared one is then made inside the hook, and the step building it takes that one.
-    @inline(never)
-    private func enterAgain(_ entry: RegistrationEntry) throws {
-        guard entry.policy.sharedWithinResolve, hookBoundary > 0, !steps.contains(id: entry.id, from: hookBoundary) else {
-            throw circularDependency(entry.key)
-        }
-        remadeInHooks += 1
-    }
-
-    @inline(never)
-    private func circularDependency(_ key: ServiceKey) -> ResolutionError {
-        let keys = path
-        let start = keys.firstIndex { $0 == key } ?? keys.startIndex
-        return ResolutionError(
-            key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
-    }
-
-    @inline(never)
-    private func tooDeep(_ key: ServiceKey) -> ResolutionError {
-        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: steps.count))
-    }
-
     /// A factory's error as the `ResolutionError` that names the key and the path.
     @inline(never)
     func resolutionError(_ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey) -> any Error {
