@@ -102,6 +102,14 @@ public func assertNoFakesUsed(
     checkNoFakesUsed(test, at: CallSite(sourceLocation))
 }
 
+/// Fails the running test at `sourceLocation`, listing every warning of `test.warnings`.
+public func assertNoWiringWarnings(
+    _ test: TestContainer,
+    sourceLocation: SourceLocation
+) {
+    checkNoWiringWarnings(test, at: CallSite(sourceLocation))
+}
+
 /// Compares a trace with its text snapshot, failing the running test at `sourceLocation` with a
 /// line diff when they differ. The snapshot sits beside the file of `sourceLocation`.
 public func assertTraceSnapshot(

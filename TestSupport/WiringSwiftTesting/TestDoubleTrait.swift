@@ -3,7 +3,8 @@ import Wiring
 import WiringTestSupport
 
 /// Installs test doubles, overrides or fakes, in the test container of each test it applies
-/// to. Made by ``Testing/Trait/override(_:name:file:line:factory:)`` and
+/// to. Made by ``Testing/Trait/override(_:name:file:line:factory:)``,
+/// ``Testing/Trait/override(_:name:instance:file:line:)`` and
 /// ``Testing/Trait/fakes(file:line:_:)``.
 ///
 /// Listed after `.testContainer { … }`, or on a test of a suite that has one, it changes the
@@ -62,7 +63,10 @@ extension Trait where Self == TestDoubleTrait {
     /// ```
     ///
     /// On a suite, it applies to every test of it. Like `test.override`, the double keeps the
-    /// scope of the registration it replaces.
+    /// scope of the registration it replaces, and the factory need not be `@Sendable`. What the
+    /// test takes on: the factory runs for every test it applies to, in parallel when they run
+    /// in parallel; a double it captures is shared by them, so capture one only if it is safe
+    /// to share across threads.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
@@ -74,12 +78,45 @@ extension Trait where Self == TestDoubleTrait {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
+        factory: @escaping (any Resolver) throws -> Service
     ) -> Self {
-        TestDoubleTrait(doubles: TestDoubles(
+        // The test vouches for what the factory captures (see above); traits are `Sendable`.
+        let double = UncheckedSendable(factory)
+        return TestDoubleTrait(doubles: TestDoubles(
             description: "`.override(\(ServiceKey(serviceType, name: name)))`", file: file, line: line,
-            toContainer: { $0.override(serviceType, name: name, file: file, line: line, factory: factory) },
-            toLayer: { $0.override(serviceType, name: name, file: file, line: line, factory: factory) }))
+            toContainer: { $0.override(serviceType, name: name, file: file, line: line, factory: double.value) },
+            toLayer: { $0.override(serviceType, name: name, file: file, line: line, factory: double.value) }))
+    }
+
+    /// Replaces a registration in the test container of each test with a ready double, which
+    /// every resolution of that test returns.
+    ///
+    /// ```swift
+    /// @Test(.testContainer { makeAppContainer() }, .override(Clock.self, instance: FixedClock()))
+    /// func receiptIsDated() throws { … }
+    /// ```
+    ///
+    /// What the test takes on: the one instance is shared by every test the trait applies to,
+    /// which may run in parallel; give one that is safe to share, or use the factory form for a
+    /// double of each test's own.
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - instance: The test double.
+    ///   - file: Where the override is written, shown in traces and reports; leave the default.
+    ///   - line: The line of the override; leave the default.
+    public static func override<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        instance: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Self {
+        let double = UncheckedSendable(instance)
+        return TestDoubleTrait(doubles: TestDoubles(
+            description: "`.override(\(ServiceKey(serviceType, name: name)), instance: …)`", file: file, line: line,
+            toContainer: { $0.override(serviceType, name: name, instance: double.value, file: file, line: line) },
+            toLayer: { $0.override(serviceType, name: name, instance: double.value, file: file, line: line) }))
     }
 
     /// Registers default fakes in the test container of each test: used only where nothing is
@@ -91,6 +128,9 @@ extension Trait where Self == TestDoubleTrait {
     /// })
     /// func checkout() throws { … }
     /// ```
+    ///
+    /// `register` need not be `@Sendable`; as with `.override`, a fake it captures is shared by
+    /// every test the trait applies to.
     /// - Parameters:
     ///   - file: Where the trait is written, shown in reports; leave the default.
     ///   - line: The line of the trait; leave the default.
@@ -98,10 +138,11 @@ extension Trait where Self == TestDoubleTrait {
     public static func fakes(
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ register: @escaping @Sendable (Fakes) -> Void
+        _ register: @escaping (Fakes) -> Void
     ) -> Self {
-        TestDoubleTrait(doubles: TestDoubles(
+        let registering = UncheckedSendable(register)
+        return TestDoubleTrait(doubles: TestDoubles(
             description: "`.fakes { … }`", file: file, line: line,
-            toContainer: { register($0.fakes) }, toLayer: nil))
+            toContainer: { registering.value($0.fakes) }, toLayer: nil))
     }
 }

@@ -32,6 +32,10 @@ public final class Fakes: Sendable {
     }
 
     /// Registers a default for a type, used only when no layer and no base registration has it.
+    ///
+    /// `make` need not be `@Sendable`, so it may capture a fake the test keeps. What the test
+    /// takes on: a double is used from the test's own tasks; share it across threads only if it
+    /// is safe to.
     /// - Parameters:
     ///   - serviceType: The type to fake.
     ///   - name: The registration name it stands in for, if any.
@@ -44,9 +48,12 @@ public final class Fakes: Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        make: @escaping @Sendable () throws -> Service
+        make: @escaping () throws -> Service
     ) -> Registration<Service> {
-        container.register(serviceType, name: name, file: file, line: line) { _ in try make() }
+        // The test vouches for what `make` captures (see above); the container stores only
+        // `@Sendable` factories.
+        let fake = UncheckedSendable(make)
+        return container.register(serviceType, name: name, file: file, line: line) { _ in try fake.value() }
     }
 
     package var registry: Registry { container.registry }

@@ -15,6 +15,9 @@ public final class OverrideLayer: Sendable {
     /// Holds the overrides; never resolved from directly.
     package let overrides = Container()
     package let cache = InstanceStore()
+    /// What the test container noticed, in its root layer: a recorder reaches its test container
+    /// only through the layers it serves, whose last is the root. Unused in every other layer.
+    let warningLog = WarningLog()
 
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
@@ -40,6 +43,11 @@ public final class OverrideLayer: Sendable {
 
     /// Replaces the registration of a type (and name) while this layer is in place, at every
     /// depth of every resolution, including inside factories registered in the base.
+    ///
+    /// The factory need not be `@Sendable`: it may capture a double the test keeps and inspects
+    /// afterwards, such as a spy that is not `Sendable`. What the test takes on: resolutions run
+    /// the factory, and use the double, on the thread or task that resolves; a double is used
+    /// from the test's own tasks, so share it across threads only if it is safe to.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
@@ -54,21 +62,63 @@ public final class OverrideLayer: Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
+        factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: factory))
+        // The test vouches for what the factory captures (see above); the container stores only
+        // `@Sendable` factories.
+        let double = UncheckedSendable(factory)
+        return keepingScope(
+            overrides.register(serviceType, name: name, file: file, line: line) { resolver in
+                try double.value(resolver)
+            })
     }
 
-    /// Replaces a registration that takes runtime arguments.
+    /// Replaces a registration that takes runtime arguments. As for an override without
+    /// arguments, the factory need not be `@Sendable`, and may capture a double the test keeps.
     @discardableResult
     public func override<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: factory))
+        let double = UncheckedSendableFactory(factory)
+        // A local function: a closure literal cannot take a parameter pack, and the partial
+        // application of a method on the box crashes the compiler (Swift 6.3.1).
+        @Sendable func make(_ resolver: any Resolver, _ arguments: repeat each Argument) throws -> Service {
+            try double.body(resolver, repeat each arguments)
+        }
+        return keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: make))
+    }
+
+    /// Replaces the registration of a type (and name) with a ready double, while this layer is
+    /// in place: every resolution gets this very instance, at every depth.
+    ///
+    /// ```swift
+    /// let spy = SpyNetwork()                          // a class the test keeps; need not be Sendable
+    /// test.pushLayer("spying").override(Network.self, instance: spy)
+    /// ```
+    ///
+    /// What the test takes on: the double is used from the test's own tasks (whichever thread
+    /// or task resolves gets it); share it across threads only if it is safe to.
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - instance: The test double every resolution returns.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    /// - Returns: The registration. Its scope is `.container`, as for `register(_:instance:)`:
+    ///   one instance, whatever the scope of the registration it replaces.
+    @discardableResult
+    public func override<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        instance: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        overrides.register(serviceType, name: name, instance: instance, file: file, line: line)
     }
 
     private func keepingScope<Service>(_ registration: Registration<Service>) -> Registration<Service> {

@@ -46,14 +46,15 @@ public final class TestContainer: Resolver, Sendable {
 
     // MARK: Registering and overriding
 
-    /// Adds a registration to the test container itself, below every layer.
+    /// Adds a registration to the test container itself, below every layer. As with
+    /// `override`, the factory need not be `@Sendable`.
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
+        factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
         layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
     }
@@ -65,7 +66,7 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
         layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
     }
@@ -76,7 +77,14 @@ public final class TestContainer: Resolver, Sendable {
     /// ```swift
     /// test.override(Network.self) { _ in FakeNetwork() }
     /// test.override(Database.self, name: "replica", factory: makeReplica)
+    /// let spy = SpyNetwork()                       // a class the test keeps; need not be Sendable
+    /// test.override(Network.self) { _ in spy }
     /// ```
+    ///
+    /// The factory need not be `@Sendable`: it may capture a double the test keeps and inspects
+    /// afterwards. What the test takes on: resolutions run the factory, and use the double, on
+    /// the thread or task that resolves; a double is used from the test's own tasks, so share it
+    /// across threads only if it is safe to.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
@@ -89,21 +97,52 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
+        factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
         layers.topLayer.override(serviceType, name: name, file: file, line: line, factory: factory)
     }
 
-    /// Replaces a registration that takes runtime arguments, in the top layer.
+    /// Replaces a registration that takes runtime arguments, in the top layer. As for an
+    /// override without arguments, the factory need not be `@Sendable`.
     @discardableResult
     public func override<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
         layers.topLayer.override(serviceType, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Replaces a registration in the top layer with a ready double, which every resolution
+    /// returns, at every depth: typically a spy the test keeps and inspects afterwards.
+    ///
+    /// ```swift
+    /// let spy = SpyNetwork()                       // a class the test keeps; need not be Sendable
+    /// test.override(Network.self, instance: spy)
+    /// try test.resolve(Checkout.self).pay()
+    /// #expect(spy.requests.count == 1)
+    /// ```
+    ///
+    /// What the test takes on: the double is used from the test's own tasks (whichever thread or
+    /// task resolves gets this instance); share it across threads only if it is safe to.
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - instance: The test double.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    /// - Returns: The registration, whose scope is `.container`: one instance.
+    @discardableResult
+    public func override<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        instance: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        layers.topLayer.override(serviceType, name: name, instance: instance, file: file, line: line)
     }
 
     // MARK: Layers
@@ -119,10 +158,21 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Removes the last pushed layer, its overrides and every instance made while it was on top,
     /// restoring exactly the state before the push.
+    ///
+    /// With no layer pushed it does nothing but note an `unbalanced-pop` warning (see
+    /// ``warnings``): some layer was popped twice, or never pushed, and on a test container that
+    /// several tests share, an extra pop that did find a layer would have removed another test's.
+    /// - Parameters:
+    ///   - file: The file of the call, shown in the warning; leave the default.
+    ///   - line: The line of the call, shown in the warning; leave the default.
     /// - Returns: The removed layer, or `nil` when no layer was pushed.
     @discardableResult
-    public func popLayer() -> OverrideLayer? {
-        layers.pop()
+    public func popLayer(file: StaticString = #fileID, line: UInt = #line) -> OverrideLayer? {
+        guard let popped = layers.pop() else {
+            noteWarning(.unbalancedPop(at: RegistrationSite(file, line)))
+            return nil
+        }
+        return popped
     }
 
     /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last).

@@ -23,6 +23,7 @@ import XCTest
         assertNoUnusedRegistrations(test, ignoring: [ServiceKey(Logger.self)])
         assertRegistered([ServiceKey(Checkout.self)], in: test)
         assertNoFakesUsed(test)
+        assertNoWiringWarnings(test)
         assertTraceSnapshot(test.trace, named: "checkout")
         let directory = try TemporaryDirectory()
         _ = expectFailures { assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path, record: true) }
@@ -40,6 +41,7 @@ import XCTest
         assertNoUnusedRegistrations(test, ignoring: [], sourceLocation: here)
         assertRegistered([ServiceKey(Checkout.self)], in: test, sourceLocation: here)
         assertNoFakesUsed(test, sourceLocation: here)
+        assertNoWiringWarnings(test, sourceLocation: here)
         assertTraceSnapshot(test.trace, named: "checkout", sourceLocation: here)
     }
 
@@ -66,6 +68,7 @@ final class BothModulesXCTests: XCTestCase {
         assertNoUnusedRegistrations(test)
         assertRegistered([ServiceKey(Checkout.self)], in: test)
         assertNoFakesUsed(test)
+        assertNoWiringWarnings(test)
         assertTraceSnapshot(test.trace, named: "checkout")
     }
 }

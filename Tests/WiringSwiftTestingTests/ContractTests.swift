@@ -24,6 +24,7 @@ import WiringTestHelpers
     assertNoUnusedRegistrations(test, ignoring: [ServiceKey(Logger.self)])
     assertTraceSnapshot(test.trace, named: "checkout")            // __Snapshots__/<TestFile>/ beside the test
     assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: dir)
+    assertNoWiringWarnings(test)                                  // every warning of test.warnings
 
     #expect(network is FakeNetwork)
 }

@@ -1,0 +1,95 @@
+import Wiring
+
+/// Something a ``TestContainer`` noticed that is not an error but probably not what the test
+/// meant: an override that could not reach an instance, a layer popped that was never pushed.
+///
+/// ```swift
+/// for warning in test.warnings { print(warning.identifier, warning.message) }
+/// assertNoWiringWarnings(test)     // WiringXCTest and WiringSwiftTesting
+/// ```
+///
+/// Its description reads like a compiler diagnostic:
+///
+/// ```text
+/// unbalanced-pop: popLayer() at AppTests/CheckoutTests.swift:31 found no layer pushed on this TestContainer, so it did nothing
+///   fix: match every popLayer() with a pushLayer(_:) on the same test container; prefer `test.withOverrides({ layer in … }) { … }`, which removes its layer itself
+/// ```
+public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
+    /// A short, stable name for what was noticed, for tests and filters:
+    ///
+    /// - `resolver-bypass`: a factory running in this test container's resolution resolved from
+    ///   a container it captured instead of through the resolver it receives, so the test
+    ///   container's overrides could not reach what it resolved that way.
+    /// - `unbalanced-pop`: `popLayer()` with no layer pushed.
+    /// - `stale-instance`: a cached instance handed out after something it was made with was
+    ///   overridden (see ``TestContainer/staleInstanceWarnings``).
+    public let identifier: String
+    /// What was noticed, naming the types and the site, then, on a line of its own starting with
+    /// `fix:`, what to do about it (a stale instance's says both in one sentence).
+    public let message: String
+    /// The service the warning is about, if it is about one: the registration whose factory
+    /// bypassed its resolver, or the stale cached service.
+    public let key: ServiceKey?
+    /// Where to look: the registration whose factory bypassed its resolver, the `popLayer()`
+    /// call, or the override a stale instance does not see.
+    public let site: RegistrationSite?
+
+    /// A warning; the test container makes them.
+    init(identifier: String, message: String, key: ServiceKey? = nil, site: RegistrationSite? = nil) {
+        self.identifier = identifier
+        self.message = message
+        self.key = key
+        self.site = site
+    }
+
+    /// The identifier, then the message: `unbalanced-pop: popLayer() at … did nothing`.
+    public var description: String { "\(identifier): \(message)" }
+}
+
+extension WiringWarning {
+    /// `popLayer()` was called at `site` with no layer pushed.
+    static func unbalancedPop(at site: RegistrationSite) -> WiringWarning {
+        WiringWarning(
+            identifier: "unbalanced-pop",
+            message: """
+                popLayer() at \(site) found no layer pushed on this TestContainer, so it did nothing
+                  fix: match every popLayer() with a pushLayer(_:) on the same test container; prefer \
+                `test.withOverrides({ layer in … }) { … }`, which removes its layer itself
+                """,
+            site: site)
+    }
+
+    /// The factory or a hook of `entry`, running in a resolution of this test container,
+    /// resolved from a container it captured instead of through its resolver.
+    static func resolverBypass(by entry: RegistrationEntry) -> WiringWarning {
+        let key = entry.key
+        guard !entry.options.isImplicit else {
+            // An `Injectable` type: its initializer is the factory, and it has no site.
+            return WiringWarning(
+                identifier: "resolver-bypass",
+                message: """
+                    the init(resolver:) of \(key) (Injectable) resolved from a container it captured instead of through \
+                    the resolver it receives, so this TestContainer's overrides could not reach what it resolved that way
+                      fix: resolve through the resolver init(resolver:) receives: `try resolver.resolve()`
+                    """,
+                key: key)
+        }
+        let name = key.name.map { ", name: \($0.swiftLiteral)" } ?? ""
+        let parameters = key.takesArguments ? "(r, …)" : "r"
+        return WiringWarning(
+            identifier: "resolver-bypass",
+            message: """
+                the factory of \(key) (or an initCompleted hook of it), registered at \(entry.site), resolved from \
+                a container it captured instead of through the resolver it receives, so this TestContainer's \
+                overrides could not reach what it resolved that way
+                  fix: resolve through the resolver the factory receives, as in \
+                `register(\(key.typeDescription).self\(name)) { \(parameters) in … try r.resolve() … }`, not through a captured container
+                """,
+            key: key, site: entry.site)
+    }
+
+    /// A stale cached instance, as ``TestContainer/staleInstanceWarnings`` lists it.
+    init(_ stale: StaleInstanceWarning) {
+        self.init(identifier: "stale-instance", message: stale.description, key: stale.service, site: stale.site)
+    }
+}

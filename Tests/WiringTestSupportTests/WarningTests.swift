@@ -1,0 +1,227 @@
+import Testing
+import Wiring
+import WiringTestSupport
+
+// `test.warnings`: what the test container noticed, each with a stable identifier and a message
+// naming the types, the site and the fix; in the order noticed, each once.
+
+/// Syncs through a network client; registered below so that its factory bypasses its resolver.
+final class Sync {
+    let client: any NetworkClient
+    var backup: (any NetworkClient)?
+    init(client: any NetworkClient) { self.client = client }
+}
+
+/// An app whose `Sync` factory resolves from the container it captured, not through `r`.
+func makeBypassingContainer() -> Container {
+    let container = Container()
+    container.register(NetworkClient.self) { _ in LiveNetworkClient() }.scope(.container)
+    container.register(Sync.self, file: "App/Setup.swift", line: 12) { [weak container] _ in
+        try Sync(client: container!.resolve())
+    }
+    return container
+}
+
+/// Resolves from a container of its own in its initializer, instead of through its resolver.
+final class BypassingUploader: Injectable {
+    static let elsewhere: Container = {
+        let container = Container()
+        container.register(NetworkClient.self) { _ in LiveNetworkClient() }
+        return container
+    }()
+
+    let client: any NetworkClient
+    init(resolver: any Resolver) throws {
+        client = try Self.elsewhere.resolve()
+    }
+}
+
+@Suite struct WarningTests {
+    // MARK: unbalanced-pop
+
+    @Test func aPopWithNoLayerPushedIsAWarning() throws {
+        let test = TestContainer(base: makeUploadContainer())
+        let line = #line + 1
+        let popped = test.popLayer()
+
+        #expect(popped == nil)
+        let site = RegistrationSite(fileID: #fileID, line: line)
+        let warning = try #require(test.warnings.first)
+        #expect(test.warnings.count == 1)
+        #expect(warning.identifier == "unbalanced-pop")
+        #expect(warning.message == """
+            popLayer() at \(site) found no layer pushed on this TestContainer, so it did nothing
+              fix: match every popLayer() with a pushLayer(_:) on the same test container; prefer \
+            `test.withOverrides({ layer in … }) { … }`, which removes its layer itself
+            """)
+        #expect(warning.key == nil)
+        #expect(warning.site == site)
+        #expect(warning.description == "unbalanced-pop: " + warning.message)
+    }
+
+    @Test func balancedPushesAndPopsAreNotWarnings() throws {
+        let test = TestContainer(base: makeUploadContainer())
+        test.pushLayer("a")
+        test.pushLayer("b")
+        test.popLayer()
+        test.popLayer()
+        try test.withOverrides({ layer in layer.override(NetworkClient.self, instance: SpyNetwork()) }) {
+            _ = try test.resolve(Uploader.self)
+        }
+        #expect(test.warnings.isEmpty)
+    }
+
+    @Test func theSamePopTwiceIsOneWarningAndTwoPopsAreTwo() {
+        let test = TestContainer(base: makeUploadContainer())
+        let first = #line + 1
+        for _ in 0..<3 { test.popLayer() }
+        let second = #line + 1
+        test.popLayer()
+
+        #expect(test.warnings.map(\.identifier) == ["unbalanced-pop", "unbalanced-pop"])
+        #expect(test.warnings.map(\.site?.line) == [first, second])
+    }
+
+    // MARK: resolver-bypass
+
+    @Test func aFactoryResolvingFromACapturedContainerIsAWarning() throws {
+        let test = TestContainer(base: makeBypassingContainer())
+        let spy = SpyNetwork()
+        test.override(NetworkClient.self, instance: spy)
+
+        let sync = try test.resolve(Sync.self)
+
+        #expect(sync.client is LiveNetworkClient)     // what the warning explains
+        let warning = try #require(test.warnings.first)
+        #expect(test.warnings.count == 1)
+        #expect(warning.identifier == "resolver-bypass")
+        #expect(warning.message == """
+            the factory of Sync (or an initCompleted hook of it), registered at App/Setup.swift:12, resolved \
+            from a container it captured instead of through the resolver it receives, so this \
+            TestContainer's overrides could not reach what it resolved that way
+              fix: resolve through the resolver the factory receives, as in \
+            `register(Sync.self) { r in … try r.resolve() … }`, not through a captured container
+            """)
+        #expect(warning.key == ServiceKey(Sync.self))
+        #expect(warning.site == RegistrationSite(fileID: "App/Setup.swift", line: 12))
+    }
+
+    @Test func theFixNamesTheRegistrationAsItIsWritten() throws {
+        let base = Container()
+        base.register(NetworkClient.self) { _ in LiveNetworkClient() }
+        base.register(Sync.self, name: "nightly") { [weak base] (_, hour: Int) in
+            try Sync(client: base!.resolve())
+        }
+        let test = TestContainer(base: base)
+
+        _ = try test.resolve(Sync.self, name: "nightly", arguments: 3)
+
+        let warning = try #require(test.warnings.first)
+        #expect(warning.key == ServiceKey(Sync.self, name: "nightly", arguments: Int.self))
+        #expect(warning.message.hasPrefix("the factory of Sync (name: \"nightly\", arguments: Int) (or an initCompleted hook of it), registered at WiringTestSupportTests/WarningTests.swift:"))
+        #expect(warning.message.hasSuffix(
+            "fix: resolve through the resolver the factory receives, as in "
+                + "`register(Sync.self, name: \"nightly\") { (r, …) in … try r.resolve() … }`, not through a captured container"))
+    }
+
+    @Test func aHookResolvingFromACapturedContainerIsAWarning() throws {
+        let base = Container()
+        base.register(NetworkClient.self) { _ in LiveNetworkClient() }
+        base.register(Sync.self) { r in try Sync(client: r.resolve()) }
+            .initCompleted { [weak base] _, sync in sync.backup = try base!.resolve() }
+        let test = TestContainer(base: base)
+
+        _ = try test.resolve(Sync.self)
+
+        #expect(test.warnings.map(\.identifier) == ["resolver-bypass"])
+        #expect(test.warnings.first?.message.hasPrefix("the factory of Sync (or an initCompleted hook of it)") == true)
+    }
+
+    @Test func anInjectableResolvingFromAnotherContainerIsAWarning() throws {
+        let test = TestContainer(base: Container())
+
+        _ = try test.resolve(BypassingUploader.self)
+
+        let warning = try #require(test.warnings.first)
+        #expect(test.warnings.count == 1)
+        #expect(warning.identifier == "resolver-bypass")
+        #expect(warning.message == """
+            the init(resolver:) of BypassingUploader (Injectable) resolved from a container it captured \
+            instead of through the resolver it receives, so this TestContainer's overrides could not reach \
+            what it resolved that way
+              fix: resolve through the resolver init(resolver:) receives: `try resolver.resolve()`
+            """)
+        #expect(warning.key == ServiceKey(BypassingUploader.self))
+        #expect(warning.site == nil)
+    }
+
+    @Test func resolvingThroughTheResolverIsNotAWarning() throws {
+        let test = TestContainer(base: makeUploadContainer())
+        test.override(NetworkClient.self, instance: SpyNetwork())
+        _ = try test.resolve(Uploader.self)
+        _ = try test.resolve(Provider<Uploader>.self)()
+        // The test container itself, captured: its overrides reach what it resolves.
+        test.override(Sync.self) { _ in try Sync(client: test.resolve()) }
+        _ = try test.resolve(Sync.self)
+        #expect(test.warnings.isEmpty)
+    }
+
+    @Test func aBypassRepeatedIsOneWarning() throws {
+        let test = TestContainer(base: makeBypassingContainer())
+        for _ in 0..<5 { _ = try test.resolve(Sync.self) }
+        #expect(test.warnings.count == 1)
+    }
+
+    @Test func aBypassOnAnotherThreadIsNoticedToo() async throws {
+        let test = TestContainer(base: makeBypassingContainer())
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try? test.resolve(Sync.self) } }
+        }
+        #expect(test.warnings.map(\.identifier) == ["resolver-bypass"])
+    }
+
+    // MARK: stale-instance
+
+    @Test func everyStaleInstanceIsAWarningToo() throws {
+        let container = makeUploadContainer()
+        container.register(Sync.self) { r in try Sync(client: r.resolve()) }.scope(.container)
+        let test = TestContainer(base: container)
+        _ = try test.resolve(Sync.self)
+        test.override(NetworkClient.self, instance: SpyNetwork())
+        _ = try test.resolve(Sync.self)
+
+        // Once overrides reach cached instances, this Sync is made again and nothing is stale;
+        // whatever staleInstanceWarnings still lists must then be in `warnings`.
+        let stale = test.staleInstanceWarnings
+        #expect(test.warnings.map(\.identifier) == stale.map { _ in "stale-instance" })
+        #expect(test.warnings.map(\.message) == stale.map(\.description))
+        #expect(test.warnings.map(\.key) == stale.map(\.service))
+        #expect(test.warnings.map(\.site) == stale.map(\.site))
+        for warning in test.warnings {
+            #expect(warning.message.hasPrefix("Sync #2 was cached before NetworkClient was overridden in layer \"test\""))
+        }
+    }
+
+    // MARK: All of them
+
+    @Test func warningsAreInTheOrderNoticedAndOutliveTheTrace() throws {
+        let test = TestContainer(base: makeBypassingContainer())
+        _ = try test.resolve(Sync.self)
+        test.popLayer()
+        _ = try test.resolve(Sync.self)
+        test.clearTrace()
+
+        #expect(test.warnings.map(\.identifier) == ["resolver-bypass", "unbalanced-pop"])
+    }
+
+    @Test func eachTestContainerHasItsOwnWarnings() throws {
+        let base = makeBypassingContainer()
+        let first = TestContainer(base: base)
+        let second = TestContainer(base: base)
+        _ = try first.resolve(Sync.self)
+        second.popLayer()
+
+        #expect(first.warnings.map(\.identifier) == ["resolver-bypass"])
+        #expect(second.warnings.map(\.identifier) == ["unbalanced-pop"])
+    }
+}
