@@ -26,8 +26,11 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         public internal(set) var instance: Int?
         /// The resolutions this one made, in order.
         public internal(set) var children: [Node] = []
-        /// Problems noticed at this step, such as a cached instance made before an override.
+        /// Problems noticed at this step.
         public internal(set) var warnings: [String] = []
+        /// Why the step did what it did when that is not obvious: a kept instance made again
+        /// because an override changed something it was made with.
+        public internal(set) var notes: [String] = []
         package let entryID: Int?
 
         package init(key: ServiceKey, scope: Scope?, source: Source, outcome: Outcome, entryID: Int?) {
@@ -107,6 +110,9 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
 
     private func render(_ node: Node, prefix: String, childPrefix: String, into lines: inout [String]) {
         lines.append(prefix + Self.line(for: node))
+        for note in node.notes {
+            lines.append(childPrefix + (node.children.isEmpty ? "    " : "│   ") + "↻ " + note)
+        }
         for warning in node.warnings {
             lines.append(childPrefix + (node.children.isEmpty ? "    " : "│   ") + "⚠︎ " + warning)
         }

@@ -288,11 +288,6 @@ public final class TestContainer: Resolver, Sendable {
             .map { UnusedRegistration(key: $0.entry.key, site: $0.entry.site, layer: layers.layerName(of: $0)) }
     }
 
-    /// Cached instances returned after something they were made with was overridden: the
-    /// "my mock is ignored" problem. Each also appears as a warning in the trace.
-    public var staleInstanceWarnings: [StaleInstanceWarning] {
-        traces.withHistory { $0.staleWarnings }
-    }
 
     /// Whether the container builds `key` itself, unregistered: `Injectable`, `Provider`, `Lazy`.
     private static func isImplicit(_ key: ServiceKey) -> Bool {

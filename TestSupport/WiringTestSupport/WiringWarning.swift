@@ -21,11 +21,9 @@ public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
     ///   a container it captured instead of through the resolver it receives, so the test
     ///   container's overrides could not reach what it resolved that way.
     /// - `unbalanced-pop`: `popLayer()` with no layer pushed.
-    /// - `stale-instance`: a cached instance handed out after something it was made with was
-    ///   overridden (see ``TestContainer/staleInstanceWarnings``).
     public let identifier: String
     /// What was noticed, naming the types and the site, then, on a line of its own starting with
-    /// `fix:`, what to do about it (a stale instance's says both in one sentence).
+    /// `fix:`, what to do about it.
     public let message: String
     /// The service the warning is about, if it is about one: the registration whose factory
     /// bypassed its resolver, or the stale cached service.
@@ -88,8 +86,4 @@ extension WiringWarning {
             key: key, site: entry.site)
     }
 
-    /// A stale cached instance, as ``TestContainer/staleInstanceWarnings`` lists it.
-    init(_ stale: StaleInstanceWarning) {
-        self.init(identifier: "stale-instance", message: stale.description, key: stale.service, site: stale.site)
-    }
 }

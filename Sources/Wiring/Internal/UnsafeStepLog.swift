@@ -251,6 +251,9 @@ package final class UnsafeStepLog: @unchecked Sendable {
     /// How many steps were recorded.
     package var count: Int { steps.count }
 
+    /// The index of the innermost step that began and has not finished, if any.
+    package var openStep: Int? { open.last.map { Int($0) } }
+
 
     /// Step `index`, which must be below ``count``.
     package subscript(index: Int) -> Step {

@@ -24,14 +24,23 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// overridden nor in the base itself.
     let registry: Registry
 
+    /// What the layers' instances were made with, to tell one an override has made stale.
+    let provenance: InstanceProvenance
+    /// The container below the layers, for what answers a key now.
+    private let base: Container
+
     /// The origin of a lookup that found a fake; layers are numbered from 1, the base is 0.
     static let fakeOrigin = -1
 
-    /// A snapshot of `layers` (top first, `bound` the task's among them) over the `base` and
-    /// `fakes` registries, at `revision`.
+    /// A snapshot of `layers` (top first, `bound` the task's among them) over the `base`
+    /// container and the `fakes` registry, at `revision`.
     init(
-        layers: [OverrideLayer], bound: [OverrideLayer], base: Registry, fakes: Registry, revision: Int
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int,
+        provenance: InstanceProvenance
     ) {
+        let baseRegistry = base.registry
+        self.base = base
+        self.provenance = provenance
         self.layers = layers
         self.bound = bound
         self.revision = revision
@@ -42,9 +51,9 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         self.overrides = overrides
         self.fakes = fakes.order.isEmpty ? nil : fakes
         if overrides.isEmpty {
-            registry = base
+            registry = baseRegistry
         } else {
-            let merged = base.copy()
+            let merged = baseRegistry.copy()
             for layer in overrides.reversed() {
                 for entry in layer.registry.entries {
                     _ = merged.insert(entry)
@@ -93,10 +102,44 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     // MARK: InstanceCache
 
-    /// The instance the topmost layer that has one keeps for `entry`.
+    /// The instance the topmost layer that has one keeps for `entry`, unless an override made
+    /// it stale: then `nil`, so that the resolution makes it again, on top.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
+        keptInstance(for: entry).instance
+    }
+
+    /// The instance the topmost layer that has one keeps for `entry`; or, if an override made
+    /// that one stale, why it is not handed out.
+    func keptInstance(for entry: RegistrationEntry) -> (instance: AnyObject?, stale: StaleInstance?) {
         for layer in layers {
-            if let instance = layer.cache.instance(for: entry) { return instance }
+            guard let instance = layer.cache.instance(for: entry) else { continue }
+            guard let stale = staleness(of: entry, keptIn: layer) else { return (instance, nil) }
+            return (nil, stale)
+        }
+        return (nil, nil)
+    }
+
+    /// An instance found stale: a key it was made with is answered by another registration now.
+    struct StaleInstance {
+        /// The key, its registration now and where that lives (`layer "offline"`, `the base`).
+        let dependency: ServiceKey
+        let site: RegistrationSite
+        let answeredIn: String
+        /// The layer that keeps the instance not handed out.
+        let keptIn: String
+    }
+
+    /// Why the instance of `entry` that `layer` keeps is stale, if it is.
+    private func staleness(of entry: RegistrationEntry, keptIn layer: OverrideLayer) -> StaleInstance? {
+        guard let madeWith = provenance.madeWith(layer: layer.id, entry: entry.id), madeWith.registry !== registry else {
+            return nil
+        }
+        for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
+            let now = lookup(dependency.key, base: base, in: nil)
+            guard now?.entry.id != dependency.entryID else { continue }
+            let answeredIn = now.flatMap { layerName(of: $0.origin) }.map { "layer \"\($0)\"" } ?? "the base"
+            return StaleInstance(
+                dependency: dependency.key, site: now?.entry.site ?? entry.site, answeredIn: answeredIn, keptIn: layer.name)
         }
         return nil
     }

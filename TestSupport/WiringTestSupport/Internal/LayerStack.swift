@@ -11,6 +11,8 @@ final class LayerStack: Sendable {
     let fakes: Fakes
     /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
     let root: OverrideLayer
+    /// What the layers' instances were made with.
+    let provenance = InstanceProvenance()
     /// Counts changes to the base, the layers' overrides and the fakes; they all report to it.
     private let changes: ChangeSignal
     private let state: LockedState<State>
@@ -87,7 +89,10 @@ final class LayerStack: Sendable {
             defer { state.revision += 1 }
             return state.pushed.popLast()
         }
-        popped?.dropInstances()
+        if let popped {
+            popped.dropInstances()
+            provenance.forget(layer: popped.id)
+        }
         return popped
     }
 
@@ -126,6 +131,7 @@ final class LayerStack: Sendable {
         defer {
             countBoundLayers(by: -1)
             layer.dropInstances()
+            provenance.forget(layer: layer.id)
         }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try Self.$taskLayers.withValue(layers) {
@@ -141,6 +147,7 @@ final class LayerStack: Sendable {
         defer {
             countBoundLayers(by: -1)
             layer.dropInstances()
+            provenance.forget(layer: layer.id)
         }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try await Self.$taskLayers.withValue(layers, operation: operation)
@@ -204,8 +211,8 @@ final class LayerStack: Sendable {
             return snapshot
         }
         let snapshot = LayerSnapshot(
-            layers: bound + state.pushed.reversed() + [root], bound: bound, base: base.registry,
-            fakes: fakes.registry, revision: state.revision)
+            layers: bound + state.pushed.reversed() + [root], bound: bound, base: base,
+            fakes: fakes.registry, revision: state.revision, provenance: provenance)
         state.snapshot = snapshot
         state.snapshotRevision = bound.isEmpty ? state.revision : -1
         return snapshot

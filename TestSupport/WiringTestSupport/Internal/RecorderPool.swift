@@ -10,9 +10,9 @@ struct RecorderPool {
     /// The finished recorders whose steps go only into counts and instance numbers, not into
     /// the trace: those that finished while recording was off. Rarely any.
     private var withoutTree: Set<ObjectIdentifier> = []
-    /// The steps of finished recorders that returned a stale cached instance, by recorder and
-    /// step. Rarely any.
-    private var staleDependencies: [ObjectIdentifier: [Int: [TraceRecorder.StaleDependency]]] = [:]
+    /// The steps of finished recorders that made a kept instance again because an override
+    /// made the cached one stale, by recorder and step. Rarely any.
+    private var remadeSteps: [ObjectIdentifier: [Int: LayerSnapshot.StaleInstance]] = [:]
     /// Whether finished resolutions go into the trace, or only into counts and numbers.
     var isRecording = true
     /// Set once the trace store has let go of its recorders: none is kept from then on.
@@ -29,12 +29,12 @@ struct RecorderPool {
     /// Takes back the recorder of a finished resolution: until its steps are read, unless it
     /// recorded none (`isEmpty`).
     /// - Parameters:
-    ///   - stale: The steps that returned a stale cached instance, by index.
+    ///   - remade: The steps that made a kept instance again, and why, by index.
     ///   - madeOnly: How many instances its steps made, when forgetting them needs nothing else
     ///     (see `UnsafeStepLog.endSummarized()`).
     /// - Returns: Whether the pool kept it; not once closed.
     mutating func giveBack(
-        _ recorder: TraceRecorder, isEmpty: Bool, stale: [Int: [TraceRecorder.StaleDependency]]?, madeOnly: Int?
+        _ recorder: TraceRecorder, isEmpty: Bool, remade: [Int: LayerSnapshot.StaleInstance]?, madeOnly: Int?
     ) -> Bool {
         guard !isClosed else { return false }
         guard !isEmpty else {
@@ -42,7 +42,7 @@ struct RecorderPool {
             return true
         }
         if !isRecording { withoutTree.insert(ObjectIdentifier(recorder)) }
-        if let stale { staleDependencies[ObjectIdentifier(recorder)] = stale }
+        if let remade, !remade.isEmpty { remadeSteps[ObjectIdentifier(recorder)] = remade }
         if let total = madeOnlyByFinished { madeOnlyByFinished = madeOnly.map { total + $0 } }
         finished.append(recorder)
         return true
@@ -61,7 +61,7 @@ struct RecorderPool {
     mutating func takeFinishedToForget() -> Forgetting {
         defer {
             if !withoutTree.isEmpty { withoutTree = [] }
-            if !staleDependencies.isEmpty { staleDependencies = [:] }
+            if !remadeSteps.isEmpty { remadeSteps = [:] }
         }
         guard let made = madeOnlyByFinished else { return .recorders(takeFinished().recorders) }
         if idle.isEmpty { idle = finished } else { idle.append(contentsOf: finished) }
@@ -71,19 +71,19 @@ struct RecorderPool {
     }
 
     /// The recorders whose steps nobody has read yet, in the order they finished, each with
-    /// whether its steps go into the trace and which of them returned a stale cached instance.
+    /// whether its steps go into the trace and which of them made a kept instance again.
     mutating func takeFinished() -> (recorders: [TraceRecorder], notes: [Note]) {
         let recorders = finished
         finished.removeAll(keepingCapacity: true)
         madeOnlyByFinished = 0
-        guard !withoutTree.isEmpty || !staleDependencies.isEmpty else { return (recorders, []) }
+        guard !withoutTree.isEmpty || !remadeSteps.isEmpty else { return (recorders, []) }
         defer {
             withoutTree = []
-            staleDependencies = [:]
+            remadeSteps = [:]
         }
         let notes = recorders.map { recorder in
             let identifier = ObjectIdentifier(recorder)
-            return Note(keepsTree: !withoutTree.contains(identifier), stale: staleDependencies[identifier] ?? [:])
+            return Note(keepsTree: !withoutTree.contains(identifier), remade: remadeSteps[identifier] ?? [:])
         }
         return (recorders, notes)
     }
@@ -92,8 +92,8 @@ struct RecorderPool {
     struct Note {
         /// Whether its steps go into the trace, or only into counts and instance numbers.
         var keepsTree = true
-        /// The steps that returned a stale cached instance, by index.
-        var stale: [Int: [TraceRecorder.StaleDependency]] = [:]
+        /// The steps that made a kept instance again, and why, by index.
+        var remade: [Int: LayerSnapshot.StaleInstance] = [:]
     }
 
     /// Makes recorders whose steps were read ready again.
@@ -111,7 +111,7 @@ struct RecorderPool {
             idle = []
             finished = []
             withoutTree = []
-            staleDependencies = [:]
+            remadeSteps = [:]
             madeOnlyByFinished = 0
             isClosed = true
         }

@@ -10,8 +10,6 @@ struct TraceHistory {
     var used = EntrySet()
     /// The numbers instances were given; not restarted by `clearTrace`.
     var numbers = InstanceNumbers()
-    /// Each stale cached instance noticed, once.
-    var staleWarnings: [StaleInstanceWarning] = []
 }
 
 /// A set of registration ids, which are small and dense: one bit each.

@@ -14,17 +14,6 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     // Unchecked: `reference` changes only in `init` and in `detach()`, which the store calls as
     // its test container goes away, when no resolution can be using the recorder.
 
-    /// A dependency of a cached instance that is overridden now, though it was not when the
-    /// instance was made.
-    struct StaleDependency {
-        /// The dependency's key.
-        let key: ServiceKey
-        /// Where it is overridden now, in words: `layer "offline"` or `the base`.
-        let overriddenIn: String
-        /// Where the registration that answers it now was registered.
-        let site: RegistrationSite
-    }
-
     /// The steps of the resolution, in the order they began. Recorded by the resolution's
     /// thread, then read by the store under the layer stack's lock, which also hands the
     /// recorder on to the next resolution.
@@ -39,6 +28,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// This recorder as a resolution holds it. It holds the recorder in turn, until the store
     /// lets go of it with ``detach()``.
     private var reference: ObserverReference?
+    /// The steps of the resolution that found their kept instance stale and made it again, and
+    /// why, by step; written by the resolution's thread, taken when it ends.
+    private var remade: [Int: LayerSnapshot.StaleInstance] = [:]
 
     /// A recorder for resolutions through `store`'s test container that begin with `snapshot`.
     init(store: TraceStore, snapshot: LayerSnapshot) {
@@ -61,6 +53,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// log (see `RecorderPool.takeFinishedToForget()`); before the recorder is used again.
     func emptyLog() {
         log.removeAll()
+        if !remade.isEmpty { remade = [:] }
+    }
+
+    /// The steps that made a kept instance again, and why; the resolution has ended.
+    func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
+        defer { remade = [:] }
+        return remade
     }
 
     /// Breaks the cycle between this recorder and its reference, once no resolution will use it.
@@ -81,13 +80,13 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     }
 
     /// Moves what this recorder recorded into `history` (see
-    /// ``UnsafeStepLog/replay(into:staleDependencies:keepsTree:snapshot:)``), leaving it ready
-    /// for its next resolution.
+    /// ``UnsafeStepLog/replay(into:remade:keepsTree:snapshot:)``), leaving it ready for its
+    /// next resolution.
     /// - Parameters:
     ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.
-    ///   - staleDependencies: The steps that returned a stale cached instance, by index.
-    func replay(into history: inout TraceHistory, keepsTree: Bool, staleDependencies: [Int: [StaleDependency]]) {
-        log.replay(into: &history, staleDependencies: staleDependencies, keepsTree: keepsTree, snapshot: snapshot)
+    ///   - remade: The steps that made a kept instance again, and why, by index.
+    func replay(into history: inout TraceHistory, keepsTree: Bool, remade: [Int: LayerSnapshot.StaleInstance]) {
+        log.replay(into: &history, remade: remade, keepsTree: keepsTree, snapshot: snapshot)
     }
 
     /// Moves what this recorder recorded into `history` without keeping a trace, leaving it
@@ -126,9 +125,12 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 extension TraceRecorder: InstanceCache {
     // The cache of the resolution this recorder follows: the layers it began with.
 
-    /// The instance the topmost layer that has one keeps for `entry`.
+    /// The instance the topmost layer that has one keeps for `entry`, unless an override made
+    /// it stale: the step then makes it again, and the trace says why.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        snapshot.cachedInstance(for: entry)
+        let (instance, stale) = snapshot.keptInstance(for: entry)
+        if let stale, let step = log.openStep { remade[step] = stale }
+        return instance
     }
 
     /// Keeps `entry`'s instance in the top layer the resolution began with.

@@ -2,18 +2,18 @@ import Wiring
 
 /// Turning a recorder's log of steps into what the test container reports, once something
 /// reads it: the trace tree, the counts, the registrations used, the instance numbers and the
-/// stale-instance warnings. Runs rarely (when a test reads the trace, the counts or the
+/// notes on kept instances made again. Runs rarely (when a test reads the trace, the counts or the
 /// reports), so it copies the steps into plain arrays and favours clarity over speed.
 extension UnsafeStepLog {
     /// Moves the recorded steps into `history`: counts, used registrations, instance numbers in
-    /// order of creation, stale-instance warnings and, if kept, the trace tree. Leaves the log
+    /// order of creation and, if kept, the trace tree, with why kept instances were made again. Leaves the log
     /// empty.
     /// - Parameters:
-    ///   - staleDependencies: The steps that returned a stale cached instance, by index.
+    ///   - remade: The steps that made a kept instance again, and why, by index.
     ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.
     ///   - snapshot: The layers the resolution looked up in, which name where overrides came from.
     func replay(
-        into history: inout TraceHistory, staleDependencies: [Int: [TraceRecorder.StaleDependency]], keepsTree: Bool,
+        into history: inout TraceHistory, remade: [Int: LayerSnapshot.StaleInstance], keepsTree: Bool,
         snapshot: LayerSnapshot
     ) {
         defer { removeAll() }
@@ -28,16 +28,6 @@ extension UnsafeStepLog {
         var numbers = [Int?](repeating: nil, count: steps.count)
         number(steps, with: &history.numbers) { numbers[$0] = $1 }
 
-        var warnings = [[String]](repeating: [], count: steps.count)
-        for (index, dependencies) in staleDependencies.sorted(by: { $0.key < $1.key }) {
-            for dependency in dependencies {
-                let warning = StaleInstanceWarning(
-                    service: key(at: index), instance: numbers[index], dependency: dependency.key,
-                    overriddenIn: dependency.overriddenIn, site: dependency.site)
-                warnings[index].append(warning.description)
-                if !history.staleWarnings.contains(warning) { history.staleWarnings.append(warning) }
-            }
-        }
         guard keepsTree else { return }
 
         func makeNode(_ index: Int) -> ResolutionTrace.Node {
@@ -58,7 +48,12 @@ extension UnsafeStepLog {
             case .failed: node.outcome = .failed(failure(at: index) ?? "factory-failed")
             }
             node.instance = numbers[index]
-            node.warnings = warnings[index]
+            if let stale = remade[index] {
+                node.notes = [
+                    "made again: \(stale.dependency) is now answered by \(stale.answeredIn) (\(stale.site)), "
+                        + "not as when the one kept in layer \"\(stale.keptIn)\" was made"
+                ]
+            }
             node.children = children[index].map(makeNode)
             return node
         }

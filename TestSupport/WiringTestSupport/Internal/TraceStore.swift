@@ -10,12 +10,10 @@ final class TraceStore: Sendable {
     /// What the recorders recorded, once something asked for it. Taken before the layer stack's
     /// lock, which guards the recorders, never after.
     private let history = LockedState(TraceHistory())
-    private let staleInstances: StaleInstanceCheck
 
     /// A store for resolutions that begin with `layers`.
     init(layers: LayerStack) {
         self.layers = layers
-        staleInstances = StaleInstanceCheck(layers: layers)
     }
 
     /// Lets go of every recorder, as the test container goes away: each holds this store, and
@@ -74,16 +72,21 @@ final class TraceStore: Sendable {
     }
 
     /// Takes the recorder of a finished resolution back. Its steps stay as recorded until
-    /// something reads the trace, the counts or the reports; only kept instances are checked
-    /// now, against the layers as they are now, for dependencies overridden since they were made.
+    /// something reads the trace, the counts or the reports; what the kept instances it saw made
+    /// were made with is remembered now, for the next lookups.
     /// - Parameters:
     ///   - isEmpty: Whether the resolution recorded no step, so there is nothing to replay.
-    ///   - hasStoredScopes: Whether a step used a stored scope: only then can an instance be stale.
+    ///   - hasStoredScopes: Whether a step used a stored scope: only then did it make or skip a
+    ///     kept instance.
     ///   - madeOnly: How many instances the steps made, when forgetting them needs nothing else.
     func finished(_ recorder: TraceRecorder, isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
-        let stale = hasStoredScopes ? staleInstances.check(recorder.log) : nil
+        var remade: [Int: LayerSnapshot.StaleInstance]?
+        if hasStoredScopes {
+            layers.provenance.record(from: recorder.log, snapshot: recorder.snapshot)
+            remade = recorder.takeRemade()
+        }
         let isKept = layers.withRecorders {
-            $0.giveBack(recorder, isEmpty: isEmpty, stale: stale, madeOnly: madeOnly)
+            $0.giveBack(recorder, isEmpty: isEmpty, remade: remade, madeOnly: madeOnly)
         }
         if !isKept { recorder.detach() }
     }
@@ -96,7 +99,7 @@ final class TraceStore: Sendable {
             let (recorders, notes) = layers.withRecorders { $0.takeFinished() }
             for (index, recorder) in recorders.enumerated() {
                 let note = notes.isEmpty ? RecorderPool.Note() : notes[index]
-                recorder.replay(into: &history, keepsTree: note.keepsTree, staleDependencies: note.stale)
+                recorder.replay(into: &history, keepsTree: note.keepsTree, remade: note.remade)
             }
             return (body(&history), recorders)
         }

@@ -1,0 +1,78 @@
+import Wiring
+
+/// What each kept instance of a test container was made with, by the layer that keeps it: the
+/// registrations that answered every key resolved below it, at any depth. A lookup that finds
+/// an instance compares them with what answers those keys now; if an override changed one, the
+/// instance is not handed out but made again on top (see ``LayerSnapshot``), so an override
+/// reaches even what was cached before it.
+final class InstanceProvenance: Sendable {
+    /// A key resolved below an instance, and the registration that answered it then.
+    struct Dependency: Hashable {
+        let key: ServiceKey
+        /// `nil` when nothing answered it (an optional dependency, say).
+        let entryID: Int?
+    }
+
+    /// What one instance was made with.
+    struct MadeWith {
+        /// The registry the resolution that made it looked up in: while a lookup uses the same
+        /// one, nothing it depends on can have changed.
+        let registry: Registry
+        let dependencies: Set<Dependency>
+    }
+
+    private struct Key: Hashable {
+        let layer: Int
+        let entry: Int
+    }
+
+    private let table = LockedState<[Key: MadeWith]>([:])
+
+    /// Remembers what the instance of `entry` that `layer` keeps was made with.
+    func record(_ madeWith: MadeWith, layer: Int, entry: Int) {
+        table.withLock { $0[Key(layer: layer, entry: entry)] = madeWith }
+    }
+
+    /// What the instance of `entry` that `layer` keeps was made with, if known.
+    func madeWith(layer: Int, entry: Int) -> MadeWith? {
+        table.withLock { $0[Key(layer: layer, entry: entry)] }
+    }
+
+    /// Forgets what the instances of `layer` were made with, as it drops them.
+    func forget(layer: Int) {
+        table.withLock { table in table = table.filter { $0.key.layer != layer } }
+    }
+
+    /// Forgets what the instance of `entry` in any layer was made with.
+    func forget(entryIDs: Set<Int>) {
+        table.withLock { table in table = table.filter { !entryIDs.contains($0.key.entry) } }
+    }
+
+    /// Remembers what the kept instances made by the resolution `log` recorded were made with:
+    /// every key resolved below each, and what the cached instances among those were made with
+    /// in turn. The resolution began with `snapshot`, whose top layer keeps what it made.
+    func record(from log: UnsafeStepLog, snapshot: LayerSnapshot) {
+        let steps = (0..<log.count).map { log[$0] }
+        let topLayer = snapshot.layers[0].id
+        for (index, step) in steps.enumerated() where step.outcome == .created {
+            guard let entry = log.entry(of: step), entry.policy.keepsInstances else { continue }
+            var dependencies = Set<Dependency>()
+            for below in log.descendants(of: index) {
+                let used = log.entry(of: steps[below])
+                dependencies.insert(Dependency(key: log.key(at: below), entryID: used?.id))
+                if steps[below].outcome == .cached, let used, let inherited = madeWith(used, in: snapshot) {
+                    dependencies.formUnion(inherited.dependencies)
+                }
+            }
+            record(MadeWith(registry: snapshot.registry, dependencies: dependencies), layer: topLayer, entry: entry.id)
+        }
+    }
+
+    /// What the instance of `entry` that the topmost layer of `snapshot` keeping one was made with.
+    private func madeWith(_ entry: RegistrationEntry, in snapshot: LayerSnapshot) -> MadeWith? {
+        for layer in snapshot.layers {
+            if let madeWith = madeWith(layer: layer.id, entry: entry.id) { return madeWith }
+        }
+        return nil
+    }
+}
