@@ -78,22 +78,22 @@ final class MemoryStore: KeyValueStore {}
 
 // MARK: Testing with Wiring
 
-protocol Network: AnyObject, Sendable {}
+protocol Network: AnyObject {}
 final class LiveNetwork: Network {}
 final class FakeNetwork: Network {}
 final class OfflineNetwork: Network {}
 
-final class Cart: Sendable {
+final class Cart {
     let network: any Network
     init(network: any Network) { self.network = network }
 }
 
-final class Payments: Sendable {
+final class Payments {
     let network: any Network
     init(network: any Network) { self.network = network }
 }
 
-final class Checkout: Sendable {
+final class Checkout {
     let cart: Cart
     let payments: Payments
     init(cart: Cart, payments: Payments) {

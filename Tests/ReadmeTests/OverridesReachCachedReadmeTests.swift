@@ -48,3 +48,27 @@ func makeNotesContainer() -> Container {
     container.register(NotesRepository.self) { r in try NotesRepository(network: r.resolve()) }.scope(.container)
     return container
 }
+
+@Suite struct ExplainReadme {
+    @Test func explainSaysWhoAnswersWhatItShadowsAndWhatIsKept() throws {
+        let test = TestContainer(base: makeNotesContainer())
+        _ = try test.resolve(NotesRepository.self)
+        test.pushLayer("offline")
+        test.override(NotesNetwork.self) { _ in OfflineNotesNetwork() }
+
+        let explanation = test.explain(NotesRepository.self)        // who answers, what it shadows, what is kept
+        print(explanation)
+        print(test.explain(NotesNetwork.self))
+
+        #expect(explanation.description + "\n" + test.explain(NotesNetwork.self).description == Self.output)
+    }
+
+    /// What the README shows.
+    static let output = """
+        NotesRepository: answered by the registration in the base at ReadmeTests/OverridesReachCachedReadmeTests.swift:48 (.container)
+          instance: #2, kept in layer "test", is not handed out: NotesNetwork is now answered by layer "offline" (ReadmeTests/OverridesReachCachedReadmeTests.swift:57); the next resolve makes it again in layer "offline"
+        NotesNetwork: answered by the override in layer "offline" at ReadmeTests/OverridesReachCachedReadmeTests.swift:57 (.container)
+          shadows the registration in the base at ReadmeTests/OverridesReachCachedReadmeTests.swift:47 (.container)
+          instance: none kept yet; the next resolve makes one and keeps it in layer "offline"
+        """
+}

@@ -58,6 +58,14 @@ package final class InstanceStore: Sendable {
         }
     }
 
+    /// The object a kept box holds, if its instance is an object (and, for `.weak`, still alive).
+    package static func object(in box: AnyObject) -> AnyObject? {
+        if let weak = box as? WeakInstanceBox { return weak.object }
+        guard let box = box as? UnsafeInstanceBox else { return nil }
+        let value = box.anyValue
+        return type(of: value) is AnyClass ? value as AnyObject : nil
+    }
+
     /// Whether anything is kept for `entry` in its current scope.
     package func contains(_ entry: RegistrationEntry) -> Bool {
         instance(for: entry) != nil

@@ -43,6 +43,12 @@ package final class UnsafeInstanceBox: ManagedBuffer<any Any.Type, UInt8> {
 
 
 extension UnsafeInstanceBox {
+    /// The value as `Any`, for code that does not know the type it was stored as.
+    package var anyValue: Any {
+        func value<Value>(of type: Value.Type) -> Any { self.value(as: Value.self) }
+        return value(of: header)
+    }
+
     /// Reads the value of a box known to be an `UnsafeInstanceBox` without a dynamic cast: the
     /// kept instance of a `.container` or custom entry (see the invariant above).
     @inline(__always)

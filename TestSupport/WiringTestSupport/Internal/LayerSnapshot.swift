@@ -111,12 +111,18 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// The instance the topmost layer that has one keeps for `entry`; or, if an override made
     /// that one stale, why it is not handed out.
     func keptInstance(for entry: RegistrationEntry) -> (instance: AnyObject?, stale: StaleInstance?) {
+        guard let kept = keptBox(for: entry) else { return (nil, nil) }
+        return kept.stale == nil ? (kept.box, nil) : (nil, kept.stale)
+    }
+
+    /// The box the topmost layer that has one keeps for `entry`, that layer, and why an
+    /// override made it stale, if one did.
+    func keptBox(for entry: RegistrationEntry) -> (box: AnyObject, layer: OverrideLayer, stale: StaleInstance?)? {
         for layer in layers {
-            guard let instance = layer.cache.instance(for: entry) else { continue }
-            guard let stale = staleness(of: entry, keptIn: layer) else { return (instance, nil) }
-            return (nil, stale)
+            guard let box = layer.cache.instance(for: entry) else { continue }
+            return (box, layer, staleness(of: entry, keptIn: layer))
         }
-        return (nil, nil)
+        return nil
     }
 
     /// An instance found stale: a key it was made with is answered by another registration now.

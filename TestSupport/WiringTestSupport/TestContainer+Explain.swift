@@ -1,0 +1,84 @@
+import Wiring
+
+extension TestContainer {
+    /// Says what a resolve of `serviceType` would use now, and why: which layer's override, fake,
+    /// registration or implicit registration answers, with its site and scope; what it shadows;
+    /// whether an instance is kept, in which layer, and whether an override made it stale; and,
+    /// when nothing answers, the near misses and the fix.
+    ///
+    /// ```swift
+    /// print(test.explain(Network.self))
+    /// print(test.explain(Database.self, name: "replica"))
+    /// ```
+    ///
+    /// Explaining resolves nothing and runs no factory.
+    /// - Parameters:
+    ///   - serviceType: The type a resolve would ask for.
+    ///   - name: The registration's name, if any.
+    public func explain<Service>(_ serviceType: Service.Type, name: String? = nil) -> WiringExplanation {
+        explain(ServiceKey(serviceType, name: name), as: serviceType)
+    }
+
+    /// ``explain(_:name:)`` for the key of a registration that takes runtime arguments:
+    /// `test.explain(ServiceKey(Greeter.self, arguments: String.self), as: Greeter.self)`.
+    /// - Parameters:
+    ///   - key: The key a resolve would ask for.
+    ///   - serviceType: Its type.
+    public func explain<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> WiringExplanation {
+        let snapshot = layers.snapshot()
+        var candidates: [(entry: RegistrationEntry, candidate: WiringExplanation.Candidate)] = []
+        for layer in snapshot.layers {
+            guard let entry = layer.overrides.registry[key] else { continue }
+            let origin = layer === layers.root ? "the registration in the test container" : "the override in layer \"\(layer.name)\""
+            candidates.append((entry, .init(origin: origin, site: entry.site, scope: entry.scope)))
+        }
+        if let found = layers.base.lookup(key, in: nil) {
+            let origin = found.cache === layers.base ? "the registration in the base" : "the registration in a parent of the base"
+            candidates.append((found.entry, .init(origin: origin, site: found.entry.site, scope: found.entry.scope)))
+        }
+        if let entry = layers.fakes.registry[key] {
+            candidates.append((entry, .init(origin: "the fake", site: entry.site, scope: entry.scope)))
+        }
+        if candidates.isEmpty, let entry = ImplicitRegistrations.entry(for: key, as: serviceType) {
+            candidates.append((entry, .init(origin: "the implicit registration", site: nil, scope: entry.scope)))
+        }
+        guard let answer = candidates.first else {
+            return WiringExplanation(
+                key: key, answer: nil, shadowed: [], instance: nil, nearMisses: nearMisses(of: key))
+        }
+        return WiringExplanation(
+            key: key, answer: answer.candidate, shadowed: candidates.dropFirst().map(\.candidate),
+            instance: keptInstanceDescription(of: answer.entry, in: snapshot), nearMisses: [])
+    }
+
+    /// What the scope of `entry` keeps, in words.
+    private func keptInstanceDescription(of entry: RegistrationEntry, in snapshot: LayerSnapshot) -> String {
+        let policy = entry.policy
+        guard policy.keepsInstances else {
+            return policy.sharedWithinResolve
+                ? "\(entry.scope) shares one within each top-level resolve, and keeps none after it"
+                : "\(entry.scope) makes a new one on every resolve"
+        }
+        guard let kept = snapshot.keptBox(for: entry) else {
+            return "none kept yet; the next resolve makes one and keeps it in layer \"\(snapshot.layers[0].name)\""
+        }
+        let number = InstanceStore.object(in: kept.box).flatMap { object in
+            traces.withHistory { $0.numbers.number(ofStored: ObjectIdentifier(object)) }
+        }
+        let instance = number.map { "#\($0)" } ?? "one"
+        guard let stale = kept.stale else { return "\(instance), kept in layer \"\(kept.layer.name)\"" }
+        return "\(instance), kept in layer \"\(kept.layer.name)\", is not handed out: \(stale.dependency) is now "
+            + "answered by \(stale.answeredIn) (\(stale.site)); the next resolve makes it again in layer \"\(snapshot.layers[0].name)\""
+    }
+
+    /// The registrations of the key's type, and the fix a resolve's error would give.
+    private func nearMisses(of key: ServiceKey) -> [String] {
+        let registered = registrations(ofType: key.serviceType)
+        let error = ResolutionError(
+            key: key, path: [key],
+            reason: .notRegistered(nearMisses: registered.map { .init(key: $0.entry.key, site: $0.entry.site) }))
+        var lines = registered.map { "registered: \($0.entry.key) at \($0.entry.site)" }
+        lines.append("fix: \(error.fix)")
+        return lines
+    }
+}
