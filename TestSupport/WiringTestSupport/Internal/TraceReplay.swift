@@ -131,8 +131,14 @@ extension UnsafeStepLog {
             guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
             var number = 0
             // An object another step of this resolution gave is the same instance again (one
-            // registration returning another's); any other made one is new.
+            // registration returning another's, below it; or one a store or the graph keeps);
+            // any other made one is new: the earlier object may have died, and this one taken
+            // its address (the log does not keep objects alive).
+            let below = descendants(of: index)
             for earlier in finished.reversed() where steps[earlier].object == object && given[earlier] != 0 {
+                // One object has one class: the same address with another class is another object.
+                guard steps[earlier].objectType == steps[index].objectType else { continue }
+                guard !isNew || below.contains(earlier) || isKeptAlive(steps[earlier]) else { continue }
                 number = given[earlier]
                 break
             }
@@ -144,6 +150,14 @@ extension UnsafeStepLog {
         case .pending, .failed:
             return 0
         }
+    }
+
+    /// Whether the object a step gave stays alive for the rest of its resolution: one a store
+    /// keeps (and found there), or one the resolution's graph keeps.
+    private func isKeptAlive(_ step: Step) -> Bool {
+        guard let entry = entry(of: step) else { return false }
+        return step.outcome != .created || (entry.policy.keepsInstances && !entry.policy.holdsWeakly)
+            || entry.policy.sharedWithinResolve
     }
 
     /// Where the registration a step used came from, as the trace shows it.
