@@ -33,4 +33,23 @@ extension TestContainer {
         samples(&collected)
         return WiringVerifier(test: self, samples: collected).run()
     }
+
+    /// Builds every registration once in a throw-away sandbox, as ``verifyWiring(samples:)``
+    /// does, and also those whose factory (or a dependency's) must be awaited
+    /// (`registerAsync`, `registerMainActor`), as `container.async.resolve` would: only then
+    /// can a report of an app with async factories be complete.
+    ///
+    /// ```swift
+    /// let report = await test.verifyWiringAsync()
+    /// #expect(report.isComplete, "\(report)")
+    /// ```
+    ///
+    /// A synchronous factory that resolves an async one is a problem here (`requires-await`):
+    /// nothing can resolve it.
+    /// - Parameter samples: Adds sample arguments for registrations that take them.
+    public func verifyWiringAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringReport {
+        var collected = VerificationSamples()
+        samples(&collected)
+        return await WiringVerifier(test: self, samples: collected).runAwaitingFactories()
+    }
 }

@@ -434,9 +434,35 @@ private let setup: StaticString = "App/Setup.swift"
             Wiring: 0 registrations checked, 0 problems, 2 unchecked (incomplete: 2 registrations are unchecked)
 
             unchecked (not built, so not verified):
-              VDatabase at App/Setup.swift:1: its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; resolve it with `await` in a test of its own
-              VRepository at App/Setup.swift:2: needs VDatabase, whose factory must be awaited (path: VRepository -> VDatabase); resolve it with `await` in a test of its own
+              VDatabase at App/Setup.swift:1: its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`
+              VRepository at App/Setup.swift:2: needs VDatabase, whose factory must be awaited (path: VRepository -> VDatabase); check it with `await test.verifyWiringAsync()`
             """)
+    }
+
+    @Test func verifyingAsyncBuildsAwaitedFactoriesToo() async {
+        let container = Container()
+        container.registerAsync(VDatabase.self, file: setup, line: 1) { _ in VDatabase() }.scope(.container)
+        container.registerAsync(VRepository.self, file: setup, line: 2) { r in try await VRepository(database: r.resolve()) }
+        let test = TestContainer(base: container)
+
+        let report = await test.verifyWiringAsync()
+        #expect(report.isComplete, "\(report)")
+        #expect(report.checked == [ServiceKey(VDatabase.self), ServiceKey(VRepository.self)])
+        // Nothing survives the check.
+        #expect(test.resolutionCount(of: VDatabase.self) == 0)
+    }
+
+    @Test func verifyingAsyncReportsASynchronousFactoryThatNeedsAnAwaitedOne() async {
+        let container = Container()
+        container.registerAsync(VDatabase.self, file: setup, line: 1) { _ in VDatabase() }
+        container.register(VRepository.self, file: setup, line: 2) { r in try VRepository(database: r.resolve()) }
+
+        let report = await TestContainer(base: container).verifyWiringAsync()
+
+        #expect(!report.isComplete)
+        #expect(report.unchecked.isEmpty)
+        #expect(report.problems.map(\.identifier) == ["requires-await"], "\(report)")
+        #expect(report.problems.first?.path == [ServiceKey(VRepository.self), ServiceKey(VDatabase.self)])
     }
 
     @Test func aThousandRegistrationsAreVerified() {

@@ -71,6 +71,12 @@ package class RegistrationEntry: @unchecked Sendable {
         throw MissingArguments(key: key)
     }
 
+    /// Resolves this registration's key from `source` with `await`, without knowing its type
+    /// statically. A registration that needs runtime arguments throws `MissingArguments`.
+    package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
+        throw MissingArguments(key: key)
+    }
+
     /// Whether the factory is async or isolated to the main actor.
     package var needsAwait: Bool { false }
 
@@ -113,6 +119,10 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
     }
 
     override package var needsAwait: Bool { isolatedFactory != nil }
+
+    override package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
+        try await AsyncResolver(source: source).resolve(Service.self, name: key.name)
+    }
 
     override var synchronousResolveError: NeedsAwait? {
         switch isolatedFactory {

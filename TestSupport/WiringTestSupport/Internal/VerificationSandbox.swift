@@ -70,11 +70,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     ///   - sample: Resolves it with sample arguments through a resolver, for registrations taking them.
     /// - Returns: The error the resolution ended with, if any, and the problems noticed on the way.
     func build(_ key: ServiceKey, sample: VerificationSamples.Sample?) -> (error: (any Error)?, noticed: [WiringProblem]) {
-        if let position = positions[key] {
-            let id = registrations[position].id
-            let kept = instances.remove(entryID: id)
-            withExtendedLifetime(kept) {}
-        }
+        beginCheck(of: key)
         var failure: (any Error)?
         do {
             if let sample {
@@ -85,6 +81,35 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
         } catch {
             failure = error
         }
+        return (failure, endCheck())
+    }
+
+    /// Builds one registration as ``build(_:sample:)`` does, with `await`: as
+    /// `container.async.resolve` would, so that async and main-actor factories run.
+    func buildAwaiting(_ key: ServiceKey) async -> (error: (any Error)?, noticed: [WiringProblem]) {
+        beginCheck(of: key)
+        var failure: (any Error)?
+        do {
+            if let found = lookup(key, in: nil) {
+                _ = try await found.entry.resolveErasedAsync(from: self)
+            }
+        } catch {
+            failure = error
+        }
+        return (failure, endCheck())
+    }
+
+    /// Drops what the sandbox keeps for `key`, so that checking it runs its factory.
+    private func beginCheck(of key: ServiceKey) {
+        if let position = positions[key] {
+            let id = registrations[position].id
+            let kept = instances.remove(entryID: id)
+            withExtendedLifetime(kept) {}
+        }
+    }
+
+    /// The problems the check noticed; drops what it made inside steps with hooks.
+    private func endCheck() -> [WiringProblem] {
         let noticed = findings.withLock { findings in
             defer { findings.removeAll() }
             return findings
@@ -97,7 +122,7 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
             let dropped = instances.remove(entryIDs: ids)
             withExtendedLifetime(dropped) {}
         }
-        return (failure, noticed)
+        return noticed
     }
 
     /// Answers the registration found at `origin` with the error it failed with from now on,
@@ -105,15 +130,23 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     ///
     /// A cycle is not replayed: whether a registration is part of one can depend on where the
     /// resolution entered it (a `.graph` service setting a back reference in `initCompleted`
-    /// builds alone, but not from the other end of the reference). Any other failure happens
-    /// wherever the registration is resolved.
+    /// builds alone, but not from the other end of the reference). Nor is a factory that must
+    /// be awaited, met by a synchronous resolve. Any other failure happens wherever the
+    /// registration is resolved.
     /// - Parameters:
     ///   - origin: Where the lookup found the registration, in the sandbox's numbering.
     ///   - key: Its key.
     ///   - error: What resolving it threw.
     func replay(origin: Int, key: ServiceKey, error: any Error) {
         guard origin > 0, let error = error as? ResolutionError else { return }
-        if case .circularDependency = error.reason { return }
+        switch error.reason {
+        case .circularDependency, .requiresAwait:
+            // Whether it fails depends on where it was entered from: a cycle from its other end,
+            // an awaited factory from a synchronous resolve.
+            return
+        default:
+            break
+        }
         // The path from this registration down; an error it passed on from a registration
         // already replayed starts there, which is where the report puts it anyway.
         let replayed = error.path.firstIndex(of: key).map { start in

@@ -6,62 +6,120 @@ struct WiringVerifier {
     let test: TestContainer
     let samples: VerificationSamples
 
+    /// Builds every registration synchronously; those whose factory (or a dependency's) must be
+    /// awaited are listed as unchecked.
     func run() -> WiringReport {
-        let registrations = test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
-        let sandbox = VerificationSandbox(test: test, registrations: registrations)
-        defer { sandbox.dropInstances() }
-        var problems = ProblemList(sandbox: sandbox)
+        var pass = Pass(verifier: self)
+        defer { pass.sandbox.dropInstances() }
+        pass.buildSynchronously()
+        return pass.report()
+    }
+
+    /// Builds every registration, awaiting those whose factory (or a dependency's) must be
+    /// awaited, as `container.async.resolve` would.
+    func runAwaitingFactories() async -> WiringReport {
+        var pass = Pass(verifier: self)
+        defer { pass.sandbox.dropInstances() }
+        pass.buildSynchronously()
+        await pass.buildAwaited()
+        return pass.report()
+    }
+
+    /// One verification: the sandbox, and what it found so far.
+    private struct Pass {
+        let registrations: [Lookup]
+        let sandbox: VerificationSandbox
+        let samples: VerificationSamples
+        var problems: ProblemList
         var checked: [ServiceKey] = []
         var unchecked: [WiringReport.Unchecked] = []
-        for found in registrations {
-            let entry = found.entry
-            let key = entry.key
-            if entry.needsAwait {
-                unchecked.append(.init(key: key, site: entry.site, reason: Self.awaitedReason))
-                continue
-            }
-            let sample = samples.sample(for: key)
-            if key.takesArguments, sample == nil {
-                unchecked.append(.init(key: key, site: entry.site, reason: Self.argumentsReason(key), needsSample: true))
-                continue
-            }
-            let (error, noticed) = sandbox.build(key, sample: sample)
-            noticed.forEach { problems.add($0) }
-            switch error {
-            case nil:
-                checked.append(key)
-            case let error as ResolutionError:
-                guard WiringProblem.kind(of: error) != nil else {
-                    unchecked.append(.init(key: key, site: entry.site, reason: Self.awaitedReason(error)))
+        /// The registrations a synchronous build cannot check, with why, until awaited.
+        var awaited: [(found: Lookup, reason: String)] = []
+
+        init(verifier: WiringVerifier) {
+            registrations = verifier.test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
+            sandbox = VerificationSandbox(test: verifier.test, registrations: registrations)
+            samples = verifier.samples
+            problems = ProblemList(sandbox: sandbox)
+        }
+
+        mutating func buildSynchronously() {
+            for found in registrations {
+                let entry = found.entry
+                let key = entry.key
+                if entry.needsAwait {
+                    awaited.append((found, WiringVerifier.awaitedReason))
                     continue
                 }
-                checked.append(key)
-                problems.add(error)
-            case let error?:
-                checked.append(key)
-                problems.add(.unexpected(error, verifying: key, site: entry.site))
+                let sample = samples.sample(for: key)
+                if key.takesArguments, sample == nil {
+                    unchecked.append(.init(key: key, site: entry.site, reason: WiringVerifier.argumentsReason(key), needsSample: true))
+                    continue
+                }
+                let (error, noticed) = sandbox.build(key, sample: sample)
+                noticed.forEach { problems.add($0) }
+                if let error = error as? ResolutionError, WiringProblem.kind(of: error) == nil {
+                    awaited.append((found, WiringVerifier.awaitedReason(error)))
+                    continue
+                }
+                record(error, for: found)
+            }
+            for key in samples.keys where !sandbox.isRegistered(key) {
+                let nearMisses = registrations
+                    .filter { $0.entry.key.typeIdentifier == key.typeIdentifier }
+                    .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
+                problems.add(.unusedSample(key, nearMisses: nearMisses))
             }
         }
-        for key in samples.keys where !sandbox.isRegistered(key) {
-            let nearMisses = registrations
-                .filter { $0.entry.key.typeIdentifier == key.typeIdentifier }
-                .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
-            problems.add(.unusedSample(key, nearMisses: nearMisses))
+
+        /// Builds, with `await`, what the synchronous build could not. A synchronous factory
+        /// that still needs an awaited one is a problem now: nothing can resolve it.
+        mutating func buildAwaited() async {
+            let awaited = self.awaited
+            self.awaited = []
+            for (found, _) in awaited {
+                let (error, noticed) = await sandbox.buildAwaiting(found.entry.key)
+                noticed.forEach { problems.add($0) }
+                if let error = error as? ResolutionError, WiringProblem.kind(of: error) == nil {
+                    checked.append(found.entry.key)
+                    problems.add(WiringProblem(error, siteOf: sandbox.site(of:)))
+                    continue
+                }
+                record(error, for: found)
+            }
         }
-        return WiringReport(problems: problems.found, checked: checked, unchecked: unchecked)
+
+        /// Notes a registration built, and the problem it showed, if any.
+        private mutating func record(_ error: (any Error)?, for found: Lookup) {
+            let key = found.entry.key
+            checked.append(key)
+            switch error {
+            case nil:
+                break
+            case let error as ResolutionError:
+                problems.add(error)
+            case let error?:
+                problems.add(.unexpected(error, verifying: key, site: found.entry.site))
+            }
+        }
+
+        func report() -> WiringReport {
+            let notAwaited = awaited.map { WiringReport.Unchecked(key: $0.found.entry.key, site: $0.found.entry.site, reason: $0.reason) }
+            return WiringReport(problems: problems.found, checked: checked, unchecked: unchecked + notAwaited)
+        }
     }
 
     // MARK: Why not built
 
-    private static let awaitedReason =
-        "its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; resolve it with `await` in a test of its own"
+    fileprivate static let awaitedReason =
+        "its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`"
 
-    private static func awaitedReason(_ error: ResolutionError) -> String {
+    fileprivate static func awaitedReason(_ error: ResolutionError) -> String {
         let path = error.path.map(\.description).joined(separator: " -> ")
-        return "needs \(error.key), whose factory must be awaited (path: \(path)); resolve it with `await` in a test of its own"
+        return "needs \(error.key), whose factory must be awaited (path: \(path)); check it with `await test.verifyWiringAsync()`"
     }
 
-    private static func argumentsReason(_ key: ServiceKey) -> String {
+    fileprivate static func argumentsReason(_ key: ServiceKey) -> String {
         "takes runtime arguments; to build it, give sample ones: `verifyWiring { samples in \(key.call("samples.add")) }`"
     }
 }
