@@ -57,10 +57,41 @@ public func assertWiringComplete(
     checkWiringComplete(TestContainer(base: container), samples: samples, at: site)
 }
 
+/// Builds every registration once in a throw-away sandbox, awaiting those whose factory (or a
+/// dependency's) must be awaited (`verifyWiringAsync()`), and fails the running test at this
+/// line with the whole report when anything is wrong or left unchecked.
+///
+/// ```swift
+/// await assertWiringCompleteAsync(test)
+/// ```
+/// - Parameters:
+///   - test: The test container to verify: its base, its own registrations and its overrides.
+///   - samples: Sample runtime arguments, for registrations that take some; one without is
+///     unchecked, which fails the assertion.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
+public func assertWiringCompleteAsync(
+    _ test: TestContainer,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkWiringComplete(await test.verifyWiringAsync(samples: samples), at: site)
+}
+
 package func checkWiringComplete(
     _ test: TestContainer, samples: (inout VerificationSamples) -> Void, at site: CallSite
 ) {
-    let report = test.verifyWiring(samples: samples)
+    checkWiringComplete(test.verifyWiring(samples: samples), at: site)
+}
+
+/// Fails the running test at `site` with `report`, unless it is complete.
+package func checkWiringComplete(_ report: WiringReport, at site: CallSite) {
     guard !report.isComplete else { return }
     var message = "the wiring is incomplete:\n\(indented(report.description))"
     let needingSamples = report.needingSamples

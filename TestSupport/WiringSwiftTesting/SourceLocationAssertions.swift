@@ -76,6 +76,17 @@ public func assertWiringComplete(
     checkWiringComplete(TestContainer(base: container), samples: samples, at: CallSite(sourceLocation))
 }
 
+/// Verifies every registration of a test container, awaiting those whose factory must be
+/// awaited, failing the running test at `sourceLocation` with the whole report when anything
+/// is wrong or left unchecked.
+public func assertWiringCompleteAsync(
+    _ test: TestContainer,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    sourceLocation: SourceLocation
+) async {
+    checkWiringComplete(await test.verifyWiringAsync(samples: samples), at: CallSite(sourceLocation))
+}
+
 /// Fails the running test at `sourceLocation`, listing the registrations nothing resolved.
 public func assertNoUnusedRegistrations(
     _ test: TestContainer,

@@ -27,3 +27,18 @@ func expectFailures(_ body: () -> Void) -> [RecordedFailure] {
     }
     return recorded.withLock { $0 }
 }
+
+/// ``expectFailures(_:)`` for an async `body`.
+func expectFailures(_ body: () async -> Void) async -> [RecordedFailure] {
+    let recorded = Locked<[RecordedFailure]>([])
+    await withKnownIssue {
+        await body()
+    } matching: { issue in
+        let failure = RecordedFailure(
+            message: issue.comments.map(\.rawValue).joined(separator: "\n"),
+            fileID: issue.sourceLocation?.fileID ?? "", line: issue.sourceLocation?.line ?? 0)
+        recorded.withLock { $0.append(failure) }
+        return true
+    }
+    return recorded.withLock { $0 }
+}

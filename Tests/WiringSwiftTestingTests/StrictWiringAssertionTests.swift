@@ -56,4 +56,27 @@ private final class SWGreeting {
         #expect(message.contains("its factory must be awaited"))
         #expect(!message.contains("fix: give sample arguments"))
     }
+
+    @Test func theAsyncAssertionBuildsWhatMustBeAwaited() async {
+        let container = Container()
+        container.registerAsync(SWGreeting.self) { _ in SWGreeting() }
+        await assertWiringCompleteAsync(TestContainer(base: container))
+    }
+
+    @Test func theAsyncAssertionFailsAtItsLineOnASynchronousFactoryNeedingAnAwaitedOne() async {
+        final class SWCard {
+            init(greeting: SWGreeting) {}
+        }
+        let container = Container()
+        container.registerAsync(SWGreeting.self) { _ in SWGreeting() }
+        container.register(SWCard.self) { r in try SWCard(greeting: r.resolve()) }
+        let location = SourceLocation(fileID: "App/CardTests.swift", filePath: "/App/CardTests.swift", line: 7, column: 1)
+        let failures = await expectFailures {
+            await assertWiringCompleteAsync(TestContainer(base: container), sourceLocation: location)
+        }
+
+        #expect(failures.map(\.line) == [7])
+        #expect(failures.first?.message.contains("requires-await: the factory of SWGreeting is async") == true)
+        #expect(failures.first?.message.contains("path: SWCard -> SWGreeting") == true)
+    }
 }

@@ -29,4 +29,10 @@ final class StrictWiringAssertionXCTests: FailureCapturingTestCase {
         container.register(SXGreeting.self, name: "formal") { (_, name: String) in SXGreeting(name: name) }
         assertWiringComplete(container) { samples in samples.add(SXGreeting.self, name: "formal", arguments: "Ada") }
     }
+
+    func testTheAsyncAssertionBuildsWhatMustBeAwaited() async {
+        let container = Container()
+        container.registerAsync(SXGreeting.self) { _ in SXGreeting() }
+        await assertWiringCompleteAsync(TestContainer(base: container))
+    }
 }
