@@ -29,8 +29,6 @@ extension TestContainer {
     /// ```
     /// - Parameter samples: Adds sample arguments for registrations that take them.
     public func verifyWiring(samples: (inout VerificationSamples) -> Void) -> WiringReport {
-        var collected = VerificationSamples()
-        samples(&collected)
-        return WiringVerifier(test: self, samples: collected).run()
+        WiringVerifier(test: self, samples: VerificationSamples(samples)).run()
     }
 }

@@ -6,9 +6,33 @@ struct WiringVerifier {
     let test: TestContainer
     let samples: VerificationSamples
 
+    /// What one check found, for the manifest: the report, the registrations checked in the
+    /// order checked, and what each key resolved directly and which failed.
+    struct Findings {
+        let report: WiringReport
+        let registrations: [Lookup]
+        let graph: VerificationSandbox.Notes
+    }
+
+    /// Checks the registrations in registration order.
     func run() -> WiringReport {
-        let registrations = test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
-        let sandbox = VerificationSandbox(test: test, registrations: registrations)
+        check(registrations(), notingGraph: false).report
+    }
+
+    /// Checks the registrations in the order of their keys, so that what the check finds (the
+    /// key a cycle is entered from, the order of the problems) does not depend on the order
+    /// they were registered in, and notes what each key resolves and which fail.
+    func runForManifest() -> Findings {
+        check(registrations().sorted(byLabelOf: \.entry.key), notingGraph: true)
+    }
+
+    /// What the test container sees, registered (not implicit), in registration order.
+    private func registrations() -> [Lookup] {
+        test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
+    }
+
+    private func check(_ registrations: [Lookup], notingGraph: Bool) -> Findings {
+        let sandbox = VerificationSandbox(test: test, registrations: registrations, notesGraph: notingGraph)
         defer { sandbox.dropInstances() }
         var problems = ProblemList(sandbox: sandbox)
         var checked: [ServiceKey] = []
@@ -48,7 +72,8 @@ struct WiringVerifier {
                 .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
             problems.add(.unusedSample(key, nearMisses: nearMisses))
         }
-        return WiringReport(problems: problems.found, checked: checked, unchecked: unchecked)
+        let report = WiringReport(problems: problems.found, checked: checked, unchecked: unchecked)
+        return Findings(report: report, registrations: registrations, graph: sandbox.notedGraph)
     }
 
     // MARK: Why not built
