@@ -122,7 +122,7 @@ private func checkoutTrace() throws -> ResolutionTrace {
 @Suite struct SnapshotNameTests {
     @Test func namesAreSafeInFileNames() {
         let snapshot = { (testName: String) in
-            TraceSnapshot(name: "a b/c", testName: testName, testFilePath: "/x/Tests/T/CheckoutTests.swift", directory: nil)
+            TextSnapshot(name: "a b/c", testName: testName, testFilePath: "/x/Tests/T/CheckoutTests.swift", directory: nil)
                 .url.path
         }
         #expect(snapshot("checkout()") == "/x/Tests/T/__Snapshots__/CheckoutTests/checkout.a-b-c.txt")
