@@ -21,22 +21,25 @@ private let appManifest = """
       needs Network
     """
 
-@Suite struct WiringSnapshotTests {
-    @Test func app() {
-        let test = TestContainer(base: makeAppContainer())
-        assertWiringSnapshot(test, named: "app")             // __Snapshots__/WiringSnapshotTests/app.app.wiring.txt
-    }
+// The README's example, as it is there.
+@Test func appWiring() {
+    let test = TestContainer(base: makeAppContainer())
+    let manifest = test.wiringManifest()                 // every registration, scope, dependencies, problems
+    #expect(manifest.problems.isEmpty, "\(manifest)")    // its description is manifest.render()
+    assertWiringSnapshot(test, named: "app")             // __Snapshots__/<TestFile>/appWiring.app.wiring.txt
+}
 
+@Suite struct WiringSnapshotTests {
     @Test func theSnapshotIsTheManifest() {
         #expect(TestContainer(base: makeAppContainer()).wiringManifest().render() == appManifest)
     }
 
-    @Test func aMissingSnapshotIsRecordedAndFails() throws {
+    @Test func aMissingSnapshotIsRecordedAndFailsThenPasses() throws {
         let directory = try TemporaryDirectory()
         let test = TestContainer(base: makeAppContainer())
         let line = #line + 1
-        let failures = expectFailures { check(test, in: directory, environment: [:]) }
-        let file = directory.path + "/aMissingSnapshotIsRecordedAndFails.app.wiring.txt"
+        let failures = expectFailures { check(.wiring(test), in: directory) }
+        let file = directory.path + "/aMissingSnapshotIsRecordedAndFailsThenPasses.app.wiring.txt"
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.message == """
             no wiring snapshot was found, so this one was recorded: \(file)
@@ -44,30 +47,18 @@ private let appManifest = """
             """)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == appManifest + "\n")
         // Run again, it matches.
-        check(test, in: directory, environment: [:])
-    }
-
-    @Test func aMissingSnapshotIsNotRecordedOnCI() throws {
-        let directory = try TemporaryDirectory()
-        let test = TestContainer(base: makeAppContainer())
-        let failures = expectFailures { check(test, in: directory, environment: ["CI": "true"]) }
-        let file = directory.path + "/aMissingSnapshotIsNotRecordedOnCI.app.wiring.txt"
-        #expect(failures.first?.message == """
-            no wiring snapshot at \(file), and none was recorded as CI is set
-              fix: run the test locally to record it, and commit it
-            """)
-        #expect(!FileManager.default.fileExists(atPath: file))
+        check(.wiring(test), in: directory)
     }
 
     @Test func aChangedWiringFailsWithALineDiff() throws {
         let directory = try TemporaryDirectory()
-        check(TestContainer(base: makeAppContainer()), in: directory, record: true, expectingFailure: true)
+        check(.wiring(TestContainer(base: makeAppContainer())), in: directory, record: true, expectingFailure: true)
         let changed = makeAppContainer()
         changed.register(Checkout.self) { r in try Checkout(cart: r.resolve(), payments: Payments(network: r.resolve())) }
         let test = TestContainer(base: changed)
         test.override(Network.self) { _ in FakeNetwork() }
         let line = #line + 1
-        let failures = expectFailures { check(test, in: directory, environment: [:]) }
+        let failures = expectFailures { check(.wiring(test), in: directory) }
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.message == """
             the manifest does not match the snapshot \(directory.path)/aChangedWiringFailsWithALineDiff.app.wiring.txt
@@ -89,24 +80,27 @@ private let appManifest = """
             """)
     }
 
-    @Test func recordingWritesAgainAndFails() throws {
+    /// The record modes are the trace snapshot's (TraceSnapshotTests tests them at length), in
+    /// words that name the wiring snapshot.
+    @Test func theRecordModesOfTraceSnapshots() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.path + "/recordingWritesAgainAndFails.app.wiring.txt"
-        try "an old manifest\n".write(toFile: file, atomically: true, encoding: .utf8)
         let test = TestContainer(base: makeAppContainer())
-        let byArgument = expectFailures { check(test, in: directory, record: true) }
+        let file = directory.path + "/theRecordModesOfTraceSnapshots.app.wiring.txt"
+        let onCI = expectFailures { check(.wiring(test), in: directory, environment: ["CI": "true"]) }
+        #expect(onCI.first?.message == """
+            no wiring snapshot at \(file), and none was recorded as CI is set
+              fix: run the test locally to record it, and commit it
+            """)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let byArgument = expectFailures { check(.wiring(test), in: directory, record: true) }
         #expect(byArgument.first?.message == """
             recorded the wiring snapshot, as `record: true`: \(file)
               fix: turn recording off and run the test again to compare against it
             """)
         try "an old manifest\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let byEnvironment = expectFailures {
-            check(test, in: directory, environment: ["WIRING_RECORD_SNAPSHOTS": "1", "CI": "true"])
-        }
+        let byEnvironment = expectFailures { check(.wiring(test), in: directory, environment: ["WIRING_RECORD_SNAPSHOTS": "1"]) }
         #expect(byEnvironment.first?.message.hasPrefix("recorded the wiring snapshot, as WIRING_RECORD_SNAPSHOTS is set") == true)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == appManifest + "\n")
-        // Recording leaves no temporary file beside the snapshot.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [(file as NSString).lastPathComponent])
     }
 
     @Test func aSnapshotDirectoryOfYourChoice() throws {
@@ -148,20 +142,6 @@ private let appManifest = """
             Receipt (arguments: Int) [.transient] at WiringSwiftTestingTests/WiringSnapshotTests.swift
               needs Network
             """))
-    }
-
-    /// `assertWiringSnapshot` with the environment given, as the test calling it.
-    private func check(
-        _ test: TestContainer, in directory: TemporaryDirectory, record: Bool = false,
-        environment: [String: String] = [:], expectingFailure: Bool = false,
-        testName: String = #function, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        let check = {
-            checkWiringSnapshot(
-                test, named: "app", snapshotDirectory: directory.path, record: record,
-                at: CallSite(sourceLocation, function: testName), environment: environment)
-        }
-        if expectingFailure { _ = expectFailures(check) } else { check() }
     }
 }
 
