@@ -12,8 +12,11 @@ import Wiring
 /// The text is the same on every run and changes only when the wiring does: registrations are
 /// sorted by key, what each needs is sorted, and files are shown without line numbers (in the
 /// problems too), so registering in another order or editing unrelated lines leaves it as it
-/// was. A dependency is marked when a fake, an implicit registration or nothing answers it, and
-/// when only an autowired initializer declares it:
+/// was. An entry is marked `(override "layer")` when a layer's override answers its key (the
+/// registration it hides is not listed), `(implicit)` when it is built unregistered, `(failed)`
+/// or `(unchecked)` when the check could not build it; a need is marked `(fake)`, `(implicit)`
+/// or `(missing)` by what answers it, and `(declared only)` when only an autowired initializer
+/// declares it:
 ///
 /// ```text
 /// Wiring manifest: 4 registrations, 0 problems, 0 unchecked
@@ -171,8 +174,8 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
         markers.isEmpty ? "" : " (\(markers.joined(separator: ", ")))"
     }
 
-    /// The text with the line of every source location dropped, `App/Setup.swift:12` becoming
-    /// `App/Setup.swift`: in a site, a near miss, or an error a factory threw.
+    /// The text with the line of every Swift source location dropped, `App/Setup.swift:12`
+    /// becoming `App/Setup.swift`: in a site, a near miss, or an error a factory threw.
     package static func withoutLineNumbers(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
