@@ -33,6 +33,7 @@ public enum Demo {
         let output = switch command.output {
         case .mermaid: tour.test.dependencyGraph().mermaid
         case .dot: tour.test.dependencyGraph().dot
+        case .manifest: tour.wiringManifest().render()
         case .overview, .help: DemoReport(tour: tour).render()
         }
         return DemoResult(standardOutput: output)

@@ -18,6 +18,8 @@ struct DemoCommand: Equatable {
         case mermaid
         /// Only the dependency graph, as Graphviz DOT (`--dot`).
         case dot
+        /// Only the wiring manifest, the text a test keeps with `assertWiringSnapshot` (`--manifest`).
+        case manifest
         /// The usage text (`--help`).
         case help
     }
@@ -28,7 +30,7 @@ struct DemoCommand: Equatable {
     /// Reads the arguments after the program's name.
     /// - Throws: ``DemoUsageError`` for an unknown option, or for two outputs at once.
     init(arguments: [String]) throws(DemoUsageError) {
-        var chosenFormat: String?
+        var chosenView: String?
         for argument in arguments {
             switch argument {
             case "-h", "--help":
@@ -36,12 +38,16 @@ struct DemoCommand: Equatable {
                 return
             case "--broken":
                 app = .brokenShop
-            case "--mermaid", "--dot":
-                if let chosenFormat, chosenFormat != argument {
-                    throw DemoUsageError("\(chosenFormat) and \(argument) cannot be combined: choose one graph format")
+            case "--mermaid", "--dot", "--manifest":
+                if let chosenView, chosenView != argument {
+                    throw DemoUsageError("\(chosenView) and \(argument) cannot be combined: choose one view")
                 }
-                chosenFormat = argument
-                output = argument == "--mermaid" ? .mermaid : .dot
+                chosenView = argument
+                output = switch argument {
+                case "--mermaid": .mermaid
+                case "--dot": .dot
+                default: .manifest
+                }
             default:
                 throw DemoUsageError("unknown option '\(argument)'")
             }
@@ -50,7 +56,7 @@ struct DemoCommand: Equatable {
 
     /// The text `--help` prints, and an unknown option prints to standard error.
     static let usage = """
-        USAGE: wiring-demo [--broken] [--mermaid | --dot]
+        USAGE: wiring-demo [--broken] [--mermaid | --dot | --manifest]
 
         Wires a small shop app with Wiring: an HTTP client, a repository over a database,
         analytics trackers registered by name, a session scope, a view model that takes a
@@ -64,8 +70,11 @@ struct DemoCommand: Equatable {
           --mermaid   Print only the dependency graph, as a Mermaid flowchart.
           --dot       Print only the dependency graph, in Graphviz's DOT language:
                         swift run wiring-demo --dot | dot -Tsvg > shop.svg
+          --manifest  Print only the wiring manifest: every registration, its scope, its file
+                      and what it needs, and the problems; the text assertWiringSnapshot keeps.
           --broken    Wire the same app with one registration missing and one cycle, to show
-                      the errors and the report they give. Combines with --mermaid or --dot.
+                      the errors and the report they give. Combines with --mermaid, --dot or
+                      --manifest.
           -h, --help  Print this help.
 
         The output is the same on every run: no addresses, no timings.

@@ -58,7 +58,7 @@ struct ShopTour {
         }
         return ShopTour(
             title: "a small shop app, resolved through a TestContainer.",
-            otherViews: "Other views: --mermaid, --dot, --broken (all explained by --help).",
+            otherViews: "Other views: --mermaid, --dot, --manifest, --broken (all explained by --help).",
             container: container, test: test, steps: steps, checks: checks)
     }
 
@@ -77,15 +77,24 @@ struct ShopTour {
         return ShopTour(
             title: "the shop app with two mistakes (BrokenWiringModule): "
                 + "a missing registration and a cycle.",
-            otherViews: "Its graph alone: --broken --mermaid, --broken --dot (see --help).",
+            otherViews: "Its graph alone: --broken --mermaid, --broken --dot; its manifest: --broken --manifest "
+                + "(see --help).",
             container: container, test: test, steps: steps, checks: [])
     }
 
     /// Verifies the whole graph, giving the view model a sample product ID to be built with.
     func verifyWiring() -> WiringReport {
-        test.verifyWiring { samples in
-            samples.add(ProductViewModel.self, arguments: 42)
-        }
+        test.verifyWiring(samples: Self.samples)
+    }
+
+    /// Describes the whole graph, building the view model with the same sample product ID.
+    func wiringManifest() -> WiringManifest {
+        test.wiringManifest(samples: Self.samples)
+    }
+
+    /// What the registrations taking runtime arguments are built with: a product ID.
+    private static func samples(_ samples: inout VerificationSamples) {
+        samples.add(ProductViewModel.self, arguments: 42)
     }
 
     private static func attempt(_ call: String, _ body: () throws -> Void) -> Step {

@@ -46,9 +46,7 @@ package func checkTraceSnapshot(
     _ trace: ResolutionTrace, named name: String, snapshotDirectory: String?, record: Bool, at site: CallSite,
     environment: [String: String] = ProcessInfo.processInfo.environment
 ) {
-    let snapshot = TraceSnapshot(
-        name: name, testName: site.function, testFilePath: site.filePath, directory: snapshotDirectory)
-    if let failure = snapshot.verify(trace.render(), record: record, environment: environment) {
-        recordFailure(failure, at: site)
-    }
+    checkSnapshot(
+        trace.render(), of: .trace, named: name, snapshotDirectory: snapshotDirectory, record: record, at: site,
+        environment: environment)
 }

@@ -135,3 +135,20 @@ public func assertTraceSnapshot(
         trace, named: name, snapshotDirectory: snapshotDirectory, record: record,
         at: CallSite(sourceLocation, function: testName))
 }
+
+/// Compares the wiring manifest of a test container with its text snapshot, failing the running
+/// test at `sourceLocation` with a line diff when they differ. The snapshot sits beside the file
+/// of `sourceLocation`.
+public func assertWiringSnapshot(
+    _ test: TestContainer,
+    named name: String,
+    snapshotDirectory: String? = nil,
+    record: Bool = false,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    testName: String = #function,
+    sourceLocation: SourceLocation
+) {
+    checkWiringSnapshot(
+        test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples,
+        at: CallSite(sourceLocation, function: testName))
+}

@@ -50,7 +50,7 @@ public struct DependencyGraph: Sendable {
                 if !resolved.contains(pair) { declaredOnly.insert(pair) }
             }
         }
-        let nodes = keys.sorted { Self.sortKey($0).lexicographicallyPrecedes(Self.sortKey($1)) }
+        let nodes = keys.sortedByLabel()
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, $0) })
         self.nodes = nodes
         self.positions = position
@@ -66,12 +66,6 @@ public struct DependencyGraph: Sendable {
     private struct Pair: Hashable {
         let from: ServiceKey
         let to: ServiceKey
-    }
-
-    /// The label first; two types of one name from different modules are told apart by their
-    /// full names, which are as stable as the labels.
-    private static func sortKey(_ key: ServiceKey) -> [String] {
-        [key.description, String(reflecting: key.serviceType)] + key.argumentTypes.map { String(reflecting: $0) }
     }
 
     /// The graph in Graphviz's DOT language: `digraph Wiring { … }`.

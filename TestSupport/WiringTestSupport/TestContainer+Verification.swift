@@ -29,9 +29,7 @@ extension TestContainer {
     /// ```
     /// - Parameter samples: Adds sample arguments for registrations that take them.
     public func verifyWiring(samples: (inout VerificationSamples) -> Void) -> WiringReport {
-        var collected = VerificationSamples()
-        samples(&collected)
-        return WiringVerifier(test: self, samples: collected).run()
+        WiringVerifier(test: self, samples: VerificationSamples(samples)).run()
     }
 
     /// Builds every registration once in a throw-away sandbox, as ``verifyWiring(samples:)``
@@ -48,8 +46,6 @@ extension TestContainer {
     /// nothing can resolve it.
     /// - Parameter samples: Adds sample arguments for registrations that take them.
     public func verifyWiringAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringReport {
-        var collected = VerificationSamples()
-        samples(&collected)
-        return await WiringVerifier(test: self, samples: collected).runAwaitingFactories()
+        await WiringVerifier(test: self, samples: VerificationSamples(samples)).runAwaitingFactories()
     }
 }

@@ -288,11 +288,16 @@ public final class TestContainer: Resolver, Sendable {
             .map { UnusedRegistration(key: $0.entry.key, site: $0.entry.site, layer: layers.layerName(of: $0)) }
     }
 
-
     /// Whether the container builds `key` itself, unregistered: `Injectable`, `Provider`, `Lazy`.
     private static func isImplicit(_ key: ServiceKey) -> Bool {
-        func probe<Service>(_ type: Service.Type) -> Bool {
-            ImplicitRegistrations.entry(for: key, as: type) != nil
+        implicitEntry(for: key) != nil
+    }
+
+    /// The registration the container makes for `key` when nothing registers it: for an
+    /// `Injectable` type, a `Provider` or a `Lazy`; `nil` for any other key.
+    static func implicitEntry(for key: ServiceKey) -> RegistrationEntry? {
+        func probe<Service>(_ type: Service.Type) -> RegistrationEntry? {
+            ImplicitRegistrations.entry(for: key, as: type)
         }
         return probe(key.serviceType)
     }

@@ -19,6 +19,11 @@ public struct VerificationSamples {
 
     init() {}
 
+    /// The samples a closure such as `verifyWiring(samples:)` takes adds.
+    init(_ adding: (inout VerificationSamples) -> Void) {
+        adding(&self)
+    }
+
     /// Adds arguments to build the registration of a type (and name) that takes them; its key is
     /// the type, the name and the types of `arguments`. Adding a key again replaces its sample.
     /// - Parameters:

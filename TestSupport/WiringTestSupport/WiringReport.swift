@@ -65,14 +65,20 @@ public struct WiringReport: Sendable, CustomStringConvertible {
         }
         var sections = [header]
         sections += problems.map(\.description)
-        if !uncheckedReasons.isEmpty {
-            let lines = uncheckedReasons.map { "  \($0.key) at \($0.site): \($0.reason)" }
-            sections.append((["unchecked (not built, so not verified):"] + lines).joined(separator: "\n"))
-        }
+        if let uncheckedSection { sections.append(uncheckedSection) }
         return sections.joined(separator: "\n\n")
     }
 
-    private static func count(_ number: Int, _ noun: String) -> String {
+    /// What was left unchecked and why, one registration a line under a heading; `nil` when
+    /// every registration was built.
+    var uncheckedSection: String? {
+        guard !uncheckedReasons.isEmpty else { return nil }
+        let lines = uncheckedReasons.map { "  \($0.key) at \($0.site): \($0.reason)" }
+        return (["unchecked (not built, so not verified):"] + lines).joined(separator: "\n")
+    }
+
+    /// `1 problem`, `2 problems`: a number and its noun, plural unless the number is 1.
+    static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

@@ -46,5 +46,14 @@ final class Repository {
         let explanation = test.explain(Network.self)             // CustomStringConvertible: who answers, why, what it shadows
         #expect(explanation.description.hasPrefix("Network: answered by the registration in the test container at ReadmeTests/OverrideContractTests.swift:"))
         #expect(explanation.shadowed.map(\.origin) == ["the registration in the base"])
+
+        let manifest = test.wiringManifest()                     // every registration, scope, dependencies, problems
+        #expect(manifest.render() == """
+            Wiring manifest: 2 registrations, 0 problems, 0 unchecked
+
+            Network [.container] at ReadmeTests/OverrideContractTests.swift (override "test")
+            Repository [.container] at ReadmeTests/OverrideContractTests.swift
+              needs Network
+            """)                                                   // deterministic; no line numbers, no addresses
     }
 }

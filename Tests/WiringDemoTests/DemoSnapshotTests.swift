@@ -21,6 +21,18 @@ import WiringDemoKit
         Snapshot.expect(result.standardOutput, matches: "shop.dot")
     }
 
+    @Test func manifest() {
+        let result = Demo.run(arguments: ["--manifest"])
+        #expect(result.exitCode == 0)
+        Snapshot.expect(result.standardOutput, matches: "shop.manifest.txt")
+    }
+
+    @Test func brokenManifest() {
+        let result = Demo.run(arguments: ["--broken", "--manifest"])
+        #expect(result.exitCode == 0)
+        Snapshot.expect(result.standardOutput, matches: "broken.manifest.txt")
+    }
+
     @Test func brokenShowsBothErrorsAndTheReport() {
         let result = Demo.run(arguments: ["--broken"])
         #expect(result.exitCode == 0)
@@ -29,7 +41,7 @@ import WiringDemoKit
     }
 
     @Test func everyRunPrintsTheSame() {
-        for arguments in [[], ["--broken"], ["--dot"]] {
+        for arguments in [[], ["--broken"], ["--dot"], ["--manifest"]] {
             #expect(Demo.run(arguments: arguments) == Demo.run(arguments: arguments))
         }
     }

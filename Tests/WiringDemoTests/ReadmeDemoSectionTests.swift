@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WiringDemoKit
 
-/// The README quotes the demo's output, in "The demo" and in "Errors"; these checks keep each
-/// quote true, so a change to the demo that changes what it prints also changes the README.
+/// The README quotes the demo's output, in "The demo", in "Errors" and in "The wiring manifest";
+/// these checks keep each quote true, so a change to the demo that changes what it prints also
+/// changes the README.
 @Suite struct ReadmeDemoSection {
     static let readme = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // WiringDemoTests
@@ -11,12 +12,18 @@ import WiringDemoKit
         .deletingLastPathComponent()
         .appendingPathComponent("README.md")
 
-    /// The fenced blocks of one language in a `## ` section of the README, each without its
-    /// fences and without a last line of `…` (which marks a cut).
-    static func quotes(_ language: String, inSection title: String = "The demo") throws -> [String] {
+    /// The fenced blocks of one language in a `## ` section (or, with `level` 3, a `### `
+    /// subsection) of the README, each without its fences and without a last line of `…`
+    /// (which marks a cut).
+    static func quotes(_ language: String, inSection title: String = "The demo", level: Int = 2) throws -> [String] {
         let text = try String(contentsOf: readme, encoding: .utf8)
-        guard let start = text.range(of: "\n## \(title)\n") else { return [] }
-        let section = text[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
+        let heading = String(repeating: "#", count: level)
+        guard let start = text.range(of: "\n\(heading) \(title)\n") else { return [] }
+        // The section ends at the next heading of its level or above.
+        var section = String(text[start.upperBound...])
+        for depth in 2...level {
+            section = section.components(separatedBy: "\n" + String(repeating: "#", count: depth) + " ").first ?? ""
+        }
         var quotes: [String] = []
         var current: [String]?
         for line in section.components(separatedBy: "\n") {
@@ -36,6 +43,11 @@ import WiringDemoKit
     @Test func theMermaidPictureIsWhatTheDemoDraws() throws {
         let quotes = try Self.quotes("mermaid")
         #expect(quotes == [Demo.run(arguments: ["--mermaid"]).standardOutput])
+    }
+
+    @Test func theManifestQuotedIsWhatTheDemoPrints() throws {
+        let quotes = try Self.quotes("text", inSection: "The wiring manifest", level: 3)
+        #expect(quotes == [Demo.run(arguments: ["--manifest"]).standardOutput])
     }
 
     @Test func everyQuotedOutputIsPartOfARealRun() throws {

@@ -28,6 +28,9 @@ import XCTest
         let directory = try TemporaryDirectory()
         _ = expectFailures { assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path, record: true) }
         assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: directory.path, record: false)
+        assertWiringSnapshot(test, named: "app")
+        _ = expectFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path, record: true) }
+        assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path, record: false) { _ in }
     }
 
     @Test func theSourceLocationForms() {
@@ -43,6 +46,7 @@ import XCTest
         assertNoFakesUsed(test, sourceLocation: here)
         assertNoWiringWarnings(test, sourceLocation: here)
         assertTraceSnapshot(test.trace, named: "checkout", sourceLocation: here)
+        assertWiringSnapshot(test, named: "app", sourceLocation: here)
     }
 
     /// A helper of your own takes a `sourceLocation` and passes it on: failures point at its caller.
@@ -70,5 +74,6 @@ final class BothModulesXCTests: XCTestCase {
         assertNoFakesUsed(test)
         assertNoWiringWarnings(test)
         assertTraceSnapshot(test.trace, named: "checkout")
+        assertWiringSnapshot(test, named: "app")
     }
 }

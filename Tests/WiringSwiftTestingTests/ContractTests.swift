@@ -13,7 +13,7 @@ import WiringTestHelpers
     test.override(Network.self) { _ in FakeNetwork() }
     _ = try test.resolve(Checkout.self)
     _ = try test.resolve(Database.self)
-    // The folder of the committed snapshot, so that both snapshot assertions compare with it.
+    // The folder of the committed snapshots, so that the assertions given it compare with them too.
     let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("__Snapshots__/ContractTests").path
 
@@ -25,6 +25,10 @@ import WiringTestHelpers
     assertTraceSnapshot(test.trace, named: "checkout")            // __Snapshots__/<TestFile>/ beside the test
     assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: dir)
     assertNoWiringWarnings(test)                                  // every warning of test.warnings
+    assertWiringSnapshot(test, named: "app")                      // the manifest, kept like a trace snapshot
+    assertWiringSnapshot(test, named: "app", snapshotDirectory: dir)
+    let scratch = try TemporaryDirectory()
+    _ = expectFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: scratch.path, record: true) }
 
     #expect(network is FakeNetwork)
 }

@@ -18,7 +18,7 @@ import WiringTestHelpers
         let directory = try TemporaryDirectory()
         let trace = try checkoutTrace()
         let line = #line + 1
-        let failures = expectFailures { check(trace, in: directory, environment: [:]) }
+        let failures = expectFailures { check(.trace(trace), in: directory, environment: [:]) }
         let file = directory.path + "/aMissingSnapshotIsRecordedAndFails.checkout.txt"
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.message == """
@@ -27,12 +27,12 @@ import WiringTestHelpers
             """)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == trace.render() + "\n")
         // Run again, it matches.
-        check(trace, in: directory, environment: [:])
+        check(.trace(trace), in: directory, environment: [:])
     }
 
     @Test func aMissingSnapshotIsNotRecordedOnCI() throws {
         let directory = try TemporaryDirectory()
-        let failures = expectFailures { check(try! checkoutTrace(), in: directory, environment: ["CI": "true"]) }
+        let failures = expectFailures { check(.trace(try! checkoutTrace()), in: directory, environment: ["CI": "true"]) }
         let file = directory.path + "/aMissingSnapshotIsNotRecordedOnCI.checkout.txt"
         #expect(failures.first?.message == """
             no trace snapshot at \(file), and none was recorded as CI is set
@@ -45,12 +45,12 @@ import WiringTestHelpers
         let directory = try TemporaryDirectory()
         let test = TestContainer(base: makeAppContainer())
         _ = try test.resolve(Checkout.self)
-        check(test.trace, in: directory, record: true, expectingFailure: true)
+        check(.trace(test.trace), in: directory, record: true, expectingFailure: true)
         let changed = TestContainer(base: makeAppContainer())
         changed.override(Network.self) { _ in FakeNetwork() }
         _ = try changed.resolve(Checkout.self)
         let line = #line + 1
-        let failures = expectFailures { check(changed.trace, in: directory, environment: [:]) }
+        let failures = expectFailures { check(.trace(changed.trace), in: directory, environment: [:]) }
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.message == """
             the trace does not match the snapshot \(directory.path)/aDifferentTraceFailsWithALineDiff.checkout.txt
@@ -72,14 +72,14 @@ import WiringTestHelpers
         let file = directory.path + "/recordingWritesAgainAndFails.checkout.txt"
         try "an old trace\n".write(toFile: file, atomically: true, encoding: .utf8)
         let trace = try checkoutTrace()
-        let byArgument = expectFailures { check(trace, in: directory, record: true) }
+        let byArgument = expectFailures { check(.trace(trace), in: directory, record: true) }
         #expect(byArgument.first?.message == """
             recorded the trace snapshot, as `record: true`: \(file)
               fix: turn recording off and run the test again to compare against it
             """)
         try "an old trace\n".write(toFile: file, atomically: true, encoding: .utf8)
         let byEnvironment = expectFailures {
-            check(trace, in: directory, environment: ["WIRING_RECORD_SNAPSHOTS": "1", "CI": "true"])
+            check(.trace(trace), in: directory, environment: ["WIRING_RECORD_SNAPSHOTS": "1", "CI": "true"])
         }
         #expect(byEnvironment.first?.message.hasPrefix("recorded the trace snapshot, as WIRING_RECORD_SNAPSHOTS is set") == true)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == trace.render() + "\n")
@@ -97,20 +97,6 @@ import WiringTestHelpers
         assertTraceSnapshot(trace, named: "checkout", snapshotDirectory: directory.path)
         #expect(FileManager.default.fileExists(atPath: directory.path + "/aSnapshotDirectoryOfYourChoice.checkout.txt"))
     }
-
-    /// `assertTraceSnapshot` with the environment given, as the test calling it.
-    private func check(
-        _ trace: ResolutionTrace, in directory: TemporaryDirectory, record: Bool = false,
-        environment: [String: String] = [:], expectingFailure: Bool = false,
-        testName: String = #function, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        let check = {
-            checkTraceSnapshot(
-                trace, named: "checkout", snapshotDirectory: directory.path, record: record,
-                at: CallSite(sourceLocation, function: testName), environment: environment)
-        }
-        if expectingFailure { _ = expectFailures(check) } else { check() }
-    }
 }
 
 private func checkoutTrace() throws -> ResolutionTrace {
@@ -122,25 +108,11 @@ private func checkoutTrace() throws -> ResolutionTrace {
 @Suite struct SnapshotNameTests {
     @Test func namesAreSafeInFileNames() {
         let snapshot = { (testName: String) in
-            TraceSnapshot(name: "a b/c", testName: testName, testFilePath: "/x/Tests/T/CheckoutTests.swift", directory: nil)
+            TextSnapshot(name: "a b/c", testName: testName, testFilePath: "/x/Tests/T/CheckoutTests.swift", directory: nil)
                 .url.path
         }
         #expect(snapshot("checkout()") == "/x/Tests/T/__Snapshots__/CheckoutTests/checkout.a-b-c.txt")
         #expect(snapshot("sees(index:)") == "/x/Tests/T/__Snapshots__/CheckoutTests/sees-index.a-b-c.txt")
         #expect(snapshot("testCheckout") == "/x/Tests/T/__Snapshots__/CheckoutTests/testCheckout.a-b-c.txt")
-    }
-}
-
-/// A directory of its own for one test, removed when the test is done with it.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "WiringSnapshots-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

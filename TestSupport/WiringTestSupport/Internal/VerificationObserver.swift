@@ -2,7 +2,7 @@ import Wiring
 
 /// Follows one resolution in a ``VerificationSandbox``: notices captive dependencies (a
 /// longer-lived instance holding a shorter-lived one) and, when fakes are strict, services that
-/// came from a fake, and has the sandbox replay each failure.
+/// came from a fake, and has the sandbox replay each failure and note who resolved whom.
 final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
     // Used by one resolution, which runs on one thread at a time.
 
@@ -45,6 +45,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         if sandbox.reportsFakes, found.origin == VerificationSandbox.fakeOrigin {
             sandbox.notice(faked(key, found: found, path: path + [key]))
         }
+        if let holder = open.last { sandbox.noteDependency(of: holder.key, on: key) }
         let hasHooks = sandbox.hasHooks(found)
         if hasHooks { hooked += 1 }
         open.append(Step(
@@ -69,7 +70,12 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
 
     func didFail(_ key: ServiceKey, error: any Error) {
         // A missing registration fails before any step began; anything else ends the open step.
-        guard let step = open.last, step.key == key, !isMissing(error, key) else { return }
+        if isMissing(error, key) {
+            if let holder = open.last { sandbox.noteDependency(of: holder.key, on: key) }
+            return
+        }
+        guard let step = open.last, step.key == key else { return }
+        sandbox.noteFailure(of: key)
         open.removeLast()
         if step.hasHooks { hooked -= 1 }
         sandbox.replay(origin: step.origin, key: key, error: error)

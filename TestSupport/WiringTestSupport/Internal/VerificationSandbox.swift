@@ -30,6 +30,17 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// How long the instances of forwarding registrations (as `implements` makes) really live,
     /// by origin: a kept one no longer shows the instance it forwards.
     private let forwardedScopes = LockedState<[Int: Scope]>([:])
+    /// What the manifest needs to know of the checks so far: noted only for it (`nil`
+    /// otherwise), so a plain `verifyWiring()` pays nothing for it.
+    private let notes: LockedState<Notes>?
+
+    /// What the checks so far showed of the graph.
+    struct Notes {
+        /// What each key resolved directly, or asked for and found nothing registered.
+        var dependencies: [ServiceKey: Set<ServiceKey>] = [:]
+        /// The keys a step of which failed.
+        var failed: Set<ServiceKey> = []
+    }
 
     /// The origin the sandbox gives a lookup that found a fake. It numbers its own registrations
     /// from 1 (their position plus one) and anything else, such as an implicit registration, 0.
@@ -37,14 +48,16 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
 
     /// - Parameters:
     ///   - test: The test container whose registrations to build.
-    ///   - registrations: What it sees, in registration order, from `visibleRegistrations`.
-    init(test: TestContainer, registrations: [Lookup]) {
+    ///   - registrations: What it sees, from `visibleRegistrations`, in the order to check them.
+    ///   - notesGraph: Whether to note what each key resolves directly and which fail, for ``notedGraph``.
+    init(test: TestContainer, registrations: [Lookup], notesGraph: Bool = false) {
         self.test = test
         self.registrations = registrations.map(\.entry)
         self.built = LockedState(ContiguousArray(registrations.map { Self.builtOnce($0.entry) }))
         self.positions = Dictionary(
             registrations.enumerated().map { ($1.entry.key, $0) }, uniquingKeysWith: { _, last in last })
         self.reportsFakes = test.fakes.isStrict
+        self.notes = notesGraph ? LockedState(Notes()) : nil
     }
 
     /// The entry to resolve for `entry`: a copy in a stored scope, so its instance is made once,
@@ -184,6 +197,22 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// instead. Built again in every check, such instances show what each check would meet.
     func dropAfterCheck(_ entry: RegistrationEntry) {
         madeUnderHooks.withLock { _ = $0.insert(entry.id) }
+    }
+
+    /// Notes that resolving `holder` resolved `key` directly (or asked for it, and found nothing
+    /// registered), when the sandbox notes the graph.
+    func noteDependency(of holder: ServiceKey, on key: ServiceKey) {
+        notes?.withLock { _ = $0.dependencies[holder, default: []].insert(key) }
+    }
+
+    /// Notes that a step resolving `key` failed, when the sandbox notes the graph.
+    func noteFailure(of key: ServiceKey) {
+        notes?.withLock { _ = $0.failed.insert(key) }
+    }
+
+    /// What the checks so far showed; empty unless the sandbox was made to note it.
+    var notedGraph: Notes {
+        notes?.withLock { $0 } ?? Notes()
     }
 
     /// Keeps a problem an observer noticed, for `build` to hand back.

@@ -6,10 +6,18 @@ struct WiringVerifier {
     let test: TestContainer
     let samples: VerificationSamples
 
-    /// Builds every registration synchronously; those whose factory (or a dependency's) must be
-    /// awaited are listed as unchecked.
+    /// What one check found, for the manifest: the report, the registrations checked in the
+    /// order checked, and what each key resolved directly and which failed.
+    struct Findings {
+        let report: WiringReport
+        let registrations: [Lookup]
+        let graph: VerificationSandbox.Notes
+    }
+
+    /// Builds every registration synchronously, in registration order; those whose factory (or
+    /// a dependency's) must be awaited are listed as unchecked.
     func run() -> WiringReport {
-        var pass = Pass(verifier: self)
+        var pass = Pass(verifier: self, registrations: registrations(), notingGraph: false)
         defer { pass.sandbox.dropInstances() }
         pass.buildSynchronously()
         return pass.report()
@@ -18,11 +26,26 @@ struct WiringVerifier {
     /// Builds every registration, awaiting those whose factory (or a dependency's) must be
     /// awaited, as `container.async.resolve` would.
     func runAwaitingFactories() async -> WiringReport {
-        var pass = Pass(verifier: self)
+        var pass = Pass(verifier: self, registrations: registrations(), notingGraph: false)
         defer { pass.sandbox.dropInstances() }
         pass.buildSynchronously()
         await pass.buildAwaited()
         return pass.report()
+    }
+
+    /// Checks the registrations in the order of their keys, so that what the check finds (the
+    /// key a cycle is entered from, the order of the problems) does not depend on the order
+    /// they were registered in, and notes what each key resolves and which fail.
+    func runForManifest() -> Findings {
+        var pass = Pass(verifier: self, registrations: registrations().sorted(byLabelOf: \.entry.key), notingGraph: true)
+        defer { pass.sandbox.dropInstances() }
+        pass.buildSynchronously()
+        return Findings(report: pass.report(), registrations: pass.registrations, graph: pass.sandbox.notedGraph)
+    }
+
+    /// What the test container sees, registered (not implicit), in registration order.
+    private func registrations() -> [Lookup] {
+        test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
     }
 
     /// One verification: the sandbox, and what it found so far.
@@ -36,9 +59,9 @@ struct WiringVerifier {
         /// The registrations a synchronous build cannot check, with why, until awaited.
         var awaited: [(found: Lookup, reason: String)] = []
 
-        init(verifier: WiringVerifier) {
-            registrations = verifier.test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
-            sandbox = VerificationSandbox(test: verifier.test, registrations: registrations)
+        init(verifier: WiringVerifier, registrations: [Lookup], notingGraph: Bool) {
+            self.registrations = registrations
+            sandbox = VerificationSandbox(test: verifier.test, registrations: registrations, notesGraph: notingGraph)
             samples = verifier.samples
             problems = ProblemList(sandbox: sandbox)
         }

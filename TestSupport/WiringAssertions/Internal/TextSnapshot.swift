@@ -1,23 +1,45 @@
 import Foundation
 
-/// One text snapshot on disk, and how a rendering compares with it.
-package struct TraceSnapshot {
+/// One text snapshot on disk, and how a rendering compares with it: what `assertTraceSnapshot`
+/// and `assertWiringSnapshot` keep, each named in its messages.
+package struct TextSnapshot {
+    /// What a snapshot keeps, as its file name and its messages say it.
+    package struct Subject: Sendable {
+        /// The snapshot, in messages: `trace snapshot`.
+        let snapshot: String
+        /// What is compared with it, in messages: `trace`.
+        let rendering: String
+        /// What the file name ends with after the snapshot's name: `.txt`.
+        let fileExtension: String
+
+        /// A trace's rendering: `<test>.<name>.txt`.
+        package static let trace = Subject(snapshot: "trace snapshot", rendering: "trace", fileExtension: ".txt")
+        /// A wiring manifest's rendering: `<test>.<name>.wiring.txt`, so that it never takes the
+        /// place of a trace snapshot of the same name.
+        package static let wiring = Subject(
+            snapshot: "wiring snapshot", rendering: "manifest", fileExtension: ".wiring.txt")
+    }
+
     /// The file the snapshot is kept in.
     package let url: URL
+    /// What it keeps.
+    package let subject: Subject
 
     /// - Parameters:
+    ///   - subject: What the snapshot keeps.
     ///   - name: The snapshot's name within its test.
     ///   - testName: The test's function name, as `#function` gives it.
     ///   - testFilePath: The test file's path, as `#filePath` gives it.
     ///   - directory: Where to keep the snapshot instead of `__Snapshots__/<TestFile>/` beside the test.
-    package init(name: String, testName: String, testFilePath: String, directory: String?) {
+    package init(_ subject: Subject = .trace, name: String, testName: String, testFilePath: String, directory: String?) {
         let testFile = URL(fileURLWithPath: testFilePath, isDirectory: false)
         let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? testFile.deletingLastPathComponent()
                 .appendingPathComponent("__Snapshots__", isDirectory: true)
                 .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent, isDirectory: true)
-        let fileName = "\(Self.sanitized(testName)).\(Self.sanitized(name)).txt"
+        let fileName = "\(Self.sanitized(testName)).\(Self.sanitized(name))\(subject.fileExtension)"
         url = folder.appendingPathComponent(fileName, isDirectory: false)
+        self.subject = subject
     }
 
     /// Compares `rendered` with the snapshot, writing it when it is missing or `record` is set.
@@ -25,22 +47,24 @@ package struct TraceSnapshot {
     /// - Returns: Why the assertion fails, or `nil` when the snapshot matches.
     func verify(_ rendered: String, record: Bool, environment: [String: String]) -> String? {
         let path = url.path
+        let snapshot = subject.snapshot
+        let rendering = subject.rendering
         if record || Self.isSet(environment["WIRING_RECORD_SNAPSHOTS"]) {
             let why = record ? "`record: true`" : "WIRING_RECORD_SNAPSHOTS is set"
             return write(rendered) ?? """
-                recorded the trace snapshot, as \(why): \(path)
+                recorded the \(snapshot), as \(why): \(path)
                   fix: turn recording off and run the test again to compare against it
                 """
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             if Self.isSet(environment["CI"]) {
                 return """
-                    no trace snapshot at \(path), and none was recorded as CI is set
+                    no \(snapshot) at \(path), and none was recorded as CI is set
                       fix: run the test locally to record it, and commit it
                     """
             }
             return write(rendered) ?? """
-                no trace snapshot was found, so this one was recorded: \(path)
+                no \(snapshot) was found, so this one was recorded: \(path)
                   fix: check it, commit it, and run the test again to compare against it
                 """
         }
@@ -49,10 +73,10 @@ package struct TraceSnapshot {
         guard expected != rendered else { return nil }
         let diff = LineDiff(old: Self.lines(of: expected), new: Self.lines(of: rendered)).unified()
         return """
-            the trace does not match the snapshot \(path)
-            (- snapshot, + trace)
+            the \(rendering) does not match the snapshot \(path)
+            (- snapshot, + \(rendering))
             \(diff)
-              fix: if the new trace is right, run again with WIRING_RECORD_SNAPSHOTS=1 or `record: true` to record it
+              fix: if the new \(rendering) is right, run again with WIRING_RECORD_SNAPSHOTS=1 or `record: true` to record it
             """
     }
 
@@ -66,7 +90,7 @@ package struct TraceSnapshot {
             try Data((rendered + "\n").utf8).write(to: url, options: .atomic)
             return nil
         } catch {
-            return "could not write the trace snapshot \(url.path): \(error)"
+            return "could not write the \(subject.snapshot) \(url.path): \(error)"
         }
     }
 
@@ -94,5 +118,26 @@ package struct TraceSnapshot {
             }
         }
         return result.isEmpty ? "snapshot" : result
+    }
+}
+
+/// Compares `rendered` with its snapshot and fails the running test at `site` when they differ,
+/// when the snapshot was missing, or when it was recorded again: what every snapshot assertion does.
+/// - Parameters:
+///   - rendered: The text to keep.
+///   - subject: What it is.
+///   - name: The snapshot's name within its test.
+///   - snapshotDirectory: The folder to keep it in instead of the one beside the test.
+///   - record: Writes it again, and fails.
+///   - site: Where the assertion was called, with the test's function name.
+///   - environment: Where `WIRING_RECORD_SNAPSHOTS` and `CI` are read from.
+package func checkSnapshot(
+    _ rendered: String, of subject: TextSnapshot.Subject, named name: String, snapshotDirectory: String?,
+    record: Bool, at site: CallSite, environment: [String: String]
+) {
+    let snapshot = TextSnapshot(
+        subject, name: name, testName: site.function, testFilePath: site.filePath, directory: snapshotDirectory)
+    if let failure = snapshot.verify(rendered, record: record, environment: environment) {
+        recordFailure(failure, at: site)
     }
 }

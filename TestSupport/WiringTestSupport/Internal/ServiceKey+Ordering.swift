@@ -1,0 +1,26 @@
+import Wiring
+
+extension Sequence {
+    /// The elements in the order rendered text lists their keys: by label
+    /// (`ServiceKey.description`), so that the order depends neither on registration order nor
+    /// on a dictionary's.
+    ///
+    /// Two types of one name from different modules are told apart by their full names, which
+    /// are as stable as the labels.
+    /// - Parameter key: The key of an element.
+    func sorted(byLabelOf key: (Element) -> ServiceKey) -> [Element] {
+        let ordered = map { element in
+            let key = key(element)
+            return (element: element, order: [key.description, String(reflecting: key.serviceType)]
+                + key.argumentTypes.map { String(reflecting: $0) })
+        }
+        return ordered.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.element)
+    }
+}
+
+extension Sequence<ServiceKey> {
+    /// The keys in the order rendered text lists them: by label.
+    func sortedByLabel() -> [ServiceKey] {
+        sorted(byLabelOf: { $0 })
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import WiringTestHelpers
+import WiringXCTest
+import XCTest
+
+// The wiring snapshot under XCTest: recorded when missing, passing when equal, failing with a
+// line diff at the caller's line when the wiring changed.
+
+final class WiringSnapshotXCTests: FailureCapturingTestCase {
+    private var directory = ""
+
+    override func setUp() {
+        super.setUp()
+        directory = NSTemporaryDirectory() + "WiringXCTestSnapshots-" + UUID().uuidString
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+        super.tearDown()
+    }
+
+    func testApp() {
+        let test = makeTestContainer(base: makeAppContainer())
+        assertWiringSnapshot(test, named: "app")   // __Snapshots__/WiringSnapshotXCTests/testApp.app.wiring.txt
+    }
+
+    func testAMissingSnapshotIsRecordedAndFails() throws {
+        let test = makeTestContainer(base: makeAppContainer())
+        let line = #line + 1
+        let failures = captureFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory) }
+        let file = directory + "/testAMissingSnapshotIsRecordedAndFails.app.wiring.txt"
+        XCTAssertEqual(failures.map(\.line), [line])
+        XCTAssertEqual(failures.first?.filePath, #filePath)
+        XCTAssertEqual(failures.first?.message, """
+            no wiring snapshot was found, so this one was recorded: \(file)
+              fix: check it, commit it, and run the test again to compare against it
+            """)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), test.wiringManifest().render() + "\n")
+        // Run again, it matches.
+        assertWiringSnapshot(test, named: "app", snapshotDirectory: directory)
+    }
+
+    func testFailsWithALineDiff() throws {
+        let container = makeAppContainer()
+        let test = makeTestContainer(base: container)
+        _ = captureFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory, record: true) }
+        container.register(Logger.self) { _ in ConsoleLogger() }
+        let line = #line + 1
+        let failures = captureFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory) }
+        XCTAssertEqual(failures.map(\.line), [line])
+        XCTAssertEqual(failures.first?.message, """
+            the manifest does not match the snapshot \(directory)/testFailsWithALineDiff.app.wiring.txt
+            (- snapshot, + manifest)
+            @@ -1,10 +1,11 @@
+            -Wiring manifest: 4 registrations, 0 problems, 0 unchecked
+            +Wiring manifest: 5 registrations, 0 problems, 0 unchecked
+             
+             Cart [.graph] at WiringTestHelpers/AppGraph.swift
+               needs Network
+             Checkout [.graph] at WiringTestHelpers/AppGraph.swift
+               needs Cart
+               needs Payments
+            +Logger [.graph] at WiringXCTestTests/WiringSnapshotXCTests.swift
+             Network [.container] at WiringTestHelpers/AppGraph.swift
+             Payments [.graph] at WiringTestHelpers/AppGraph.swift
+               needs Network
+              fix: if the new manifest is right, run again with WIRING_RECORD_SNAPSHOTS=1 or `record: true` to record it
+            """)
+    }
+}
