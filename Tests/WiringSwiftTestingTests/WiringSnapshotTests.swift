@@ -118,8 +118,9 @@ private let appManifest = """
         let directory = try TemporaryDirectory()
         let test = TestContainer(base: makeAppContainer())
         _ = try test.resolve(Checkout.self)
-        _ = expectFailures { assertTraceSnapshot(test.trace, named: "app", snapshotDirectory: directory.path) }
-        _ = expectFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path) }
+        // Recorded with `record: true`: a missing snapshot is not recorded when `CI` is set.
+        _ = expectFailures { assertTraceSnapshot(test.trace, named: "app", snapshotDirectory: directory.path, record: true) }
+        _ = expectFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path, record: true) }
         assertTraceSnapshot(test.trace, named: "app", snapshotDirectory: directory.path)
         assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
@@ -133,7 +134,7 @@ private let appManifest = """
         container.register(Receipt.self) { (r, total: Int) in try Receipt(total: total, network: r.resolve()) }
         let test = TestContainer(base: container)
         _ = expectFailures {
-            assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path) { samples in
+            assertWiringSnapshot(test, named: "app", snapshotDirectory: directory.path, record: true) { samples in
                 samples.add(Receipt.self, arguments: 42)
             }
         }

@@ -24,17 +24,15 @@ final class WiringSnapshotXCTests: FailureCapturingTestCase {
         assertWiringSnapshot(test, named: "app")   // __Snapshots__/WiringSnapshotXCTests/testApp.app.wiring.txt
     }
 
-    func testAMissingSnapshotIsRecordedAndFails() throws {
+    func testRecordingWritesTheSnapshotAndFails() throws {
+        // `record: true`, not a missing snapshot: that one is not recorded when `CI` is set.
         let test = makeTestContainer(base: makeAppContainer())
         let line = #line + 1
-        let failures = captureFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory) }
-        let file = directory + "/testAMissingSnapshotIsRecordedAndFails.app.wiring.txt"
+        let failures = captureFailures { assertWiringSnapshot(test, named: "app", snapshotDirectory: directory, record: true) }
+        let file = directory + "/testRecordingWritesTheSnapshotAndFails.app.wiring.txt"
         XCTAssertEqual(failures.map(\.line), [line])
         XCTAssertEqual(failures.first?.filePath, #filePath)
-        XCTAssertEqual(failures.first?.message, """
-            no wiring snapshot was found, so this one was recorded: \(file)
-              fix: check it, commit it, and run the test again to compare against it
-            """)
+        XCTAssertEqual(failures.first?.message.hasPrefix("recorded the wiring snapshot, as `record: true`: \(file)"), true)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), test.wiringManifest().render() + "\n")
         // Run again, it matches.
         assertWiringSnapshot(test, named: "app", snapshotDirectory: directory)
