@@ -15,7 +15,15 @@ extension Optional: ImplicitlyRegistered {
         let wrappedKey = ServiceKey(serviceType: Wrapped.self, name: key.name, argumentList: key.argumentList)
         let options = RegistrationEntry.Options(scope: .transient, isImplicit: true)
         guard key.takesArguments else {
-            return FactoryEntry<Wrapped?>(key: key, site: site, options: options) { resolver in
+            // An async resolve awaits the wrapped registration, whose factory may need it.
+            let awaiting = IsolatedFactory<Wrapped?>.async { resolver in
+                do {
+                    return try await resolver.resolve(Wrapped.self, name: wrappedKey.name)
+                } catch let error as ResolutionError where error.key == wrappedKey && error.identifier == "not-registered" {
+                    return nil
+                }
+            }
+            return FactoryEntry<Wrapped?>(key: key, site: site, options: options, isolatedFactory: awaiting) { resolver in
                 let resolution = try resolver.runningResolution()
                 guard let found = resolution.lookup(wrappedKey, as: Wrapped.self) else { return nil }
                 return try resolution.resolve(wrappedKey, as: Wrapped.self, found: found)

@@ -69,5 +69,23 @@ struct AsyncStepParityTests {
         #expect(pair.first === pair.second)
         #expect(try await container.async.resolve(Pair.self).first !== pair.first)
     }
-}
 
+    @Test func anOptionalOfAnAsyncServiceIsAwaited() async throws {
+        let container = Container()
+        container.registerAsync(Node.self) { _ in Node() }
+        let node = try await container.async.resolve(Node?.self)
+        #expect(node != nil)
+        #expect(try await container.async.resolve(Peer?.self) == nil)
+        // Synchronously, the wrapped factory still cannot run: an error, not nil.
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Node?.self) }
+        #expect(error?.identifier == "requires-await")
+    }
+
+    @Test func anOptionalWhoseDependencyIsMissingStillThrowsWhenAwaited() async throws {
+        let container = Container()
+        container.registerAsync(Peer.self) { r in try Peer(node: await r.resolve()) }
+        let error = await #expect(throws: ResolutionError.self) { try await container.async.resolve(Peer?.self) }
+        #expect(error?.identifier == "not-registered")
+        #expect(error?.key == ServiceKey(Node.self))
+    }
+}
