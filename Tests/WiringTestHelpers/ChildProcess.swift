@@ -47,13 +47,28 @@ public enum ChildProcess {
 
     /// Runs case `name` in a child process of the test binary through XCTest entry `entry`
     /// (`Module.Class/testMethod`), killing it after `timeout` seconds.
-    public static func run(_ name: String, entry: String, timeout: Double = 30) throws -> Outcome {
+    /// - Parameter environment: Variables to set in the child, on top of this process's, less
+    ///   the wiring coverage ones: a child writes a coverage report only where it is told to.
+    public static func run(
+        _ name: String, entry: String, timeout: Double = 30, environment: [String: String] = [:]
+    ) throws -> Outcome {
+        try run(name, arguments: [entry], timeout: timeout, environment: environment)
+    }
+
+    /// Runs the test binary again with `arguments` (an XCTest entry, or `--testing-library
+    /// swift-testing --filter Suite`), with ``requestedCase`` set to `name`, killing it after
+    /// `timeout` seconds.
+    public static func run(
+        _ name: String, arguments: [String], timeout: Double = 30, environment: [String: String] = [:]
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [entry]
-        var environment = ProcessInfo.processInfo.environment
-        environment[caseVariable] = name
-        process.environment = environment
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["WIRING_COVERAGE"] = nil
+        inherited["WIRING_COVERAGE_RUN"] = nil
+        inherited[caseVariable] = name
+        process.environment = inherited.merging(environment) { _, given in given }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
