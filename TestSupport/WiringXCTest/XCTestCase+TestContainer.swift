@@ -33,7 +33,7 @@ extension XCTestCase {
         TestIdentification.install()
         let run = TestIdentification.run(for: self)
         let test = TestContainer(base: base)
-        test.declareMade(for: run, by: "makeTestContainer(base:)")
+        test.declareMade(for: run, by: "`makeTestContainer(base:)`")
         fakes(test.fakes)
         popLayersAtTeardown(of: test, downTo: 0)
         return test

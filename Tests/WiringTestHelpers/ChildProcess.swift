@@ -115,6 +115,15 @@ public enum ChildProcess {
 }
 
 extension ChildProcess.Outcome {
+    /// What the Wiring isolation sentinel printed as the child ended: its header line, and the
+    /// lines of the warnings that follow; empty when it printed nothing.
+    public var sentinelWarnings: String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("Wiring isolation sentinel: ") }) else { return "" }
+        let block = lines[header...].prefix { $0 == lines[header] || $0.hasPrefix("warning: ") || $0.hasPrefix("  ") }
+        return block.joined(separator: "\n")
+    }
+
     /// What the case returned (or `threw: …`), between the child's markers.
     public var result: String? {
         guard let start = output.range(of: "<<<\n"), let end = output.range(of: "\n>>>", range: start.upperBound..<output.endIndex)

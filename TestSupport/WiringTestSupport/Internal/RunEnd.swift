@@ -4,7 +4,7 @@ import Wiring
 /// What happens when the test process ends: the wiring coverage is written where
 /// `WIRING_COVERAGE` says, and the isolation sentinel's warnings that no running test could be
 /// failed for are printed. Prepared once, by the first test container.
-enum RunEnd {
+package enum RunEnd {
     /// The environment variable naming where the coverage report goes.
     static let coverageVariable = "WIRING_COVERAGE"
 
