@@ -33,7 +33,7 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
 
         /// Where it comes from.
         public let kind: Kind
-        /// Its key, as ``ServiceKey`` describes it: `Database (name: "primary")`.
+        /// Its key, as `ServiceKey` describes it: `Database (name: "primary")`.
         public let key: String
         /// Its scope: `.container`; several, comma-separated, when containers registered it differently.
         public let scope: String

@@ -120,6 +120,38 @@ struct ChildRunTests {
         #expect(json.contains(#"{ "kind": "override", "key": "Payments", "scope": ".graph", "file": "AppTests/PaymentsTests.swift", "line": 7, "tests": 0 }"#))
     }
 
+    /// The README shows the report and the JSON of `swift test --filter CheckoutTests`: this
+    /// package's CheckoutTests, XCTest's and Swift Testing's, which the README shows too.
+    @Test(.timeLimit(.minutes(2)))
+    func theReadmeShowsTheReportOfARealRun() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["WIRING_COVERAGE": reportPath, "WIRING_COVERAGE_RUN": "\(UUID())"]
+        try runXCTest("CheckoutTests", case: "readme", environment: environment)
+        try runSwiftTesting("CheckoutTests", case: "readme", environment: environment)
+
+        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = "WIRING_COVERAGE=.build/wiring-coverage.txt swift test --filter CheckoutTests"
+        #expect(Self.block("text", after: command, in: readme) == (try report()))
+        let json = try String(contentsOfFile: directory.appendingPathComponent("wiring-coverage.json").path, encoding: .utf8)
+        #expect(Self.block("json", after: command, in: readme) == json)
+    }
+
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // WiringSwiftTestingTests
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()
+
+    /// The first ```language block of `markdown` after the line `marker`, with a newline after
+    /// each line, as the report files end.
+    private static func block(_ language: String, after marker: String, in markdown: String) -> String? {
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == marker }),
+            let fence = lines[start...].firstIndex(where: { $0 == "```\(language)" }),
+            let end = lines[(fence + 1)...].firstIndex(where: { $0 == "```" })
+        else { return nil }
+        return lines[(fence + 1)..<end].map { $0 + "\n" }.joined()
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func inXCTestTheSentinelFailsTheTestsConcerned() throws {
         let outcome = try runXCTest("SentinelChildXCTests", case: "xctest-sentinel")
@@ -156,6 +188,9 @@ struct ChildRunTests {
             #expect(outcome.output.contains(failure), "\(outcome)")
         }
         #expect(!outcome.output.contains("Wiring isolation sentinel:"), "\(outcome)")
+        // The README shows two of them, as this run prints them.
+        let shown = try #require(try Self.readmeBlock(startingWith: "error: \(test2) : failed - leaked-layer"))
+        #expect(shown.split(separator: "\n").allSatisfy { outcome.output.contains($0) }, "\(shown)")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -175,5 +210,17 @@ struct ChildRunTests {
             from after \(leavingTest) ended, by code still running after it (an unawaited task, a callback, a stored reference)
               fix: finish the test's work before it ends (await or cancel its tasks), and give each test a container of its own
             """, "\(outcome)")
+        // As the README shows it.
+        #expect(try Self.readmeBlock(startingWith: "Wiring isolation sentinel: ") == outcome.sentinelWarnings + "\n")
+    }
+
+    /// The ```text block of the README whose first line starts with `prefix`.
+    private static func readmeBlock(startingWith prefix: String) throws -> String? {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let fence = lines.indices.first(where: { lines[$0] == "```text" && lines[$0 + 1].hasPrefix(prefix) }),
+            let end = lines[(fence + 1)...].firstIndex(where: { $0 == "```" })
+        else { return nil }
+        return lines[(fence + 1)..<end].map { $0 + "\n" }.joined()
     }
 }
