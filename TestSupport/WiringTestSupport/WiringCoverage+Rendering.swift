@@ -83,22 +83,18 @@ extension WiringCoverage {
         return (["\(title) (\(entries.count)):"] + entries.map { "  \($0)" }).joined(separator: "\n")
     }
 
-    /// `text` as a JSON string literal.
+    /// `text` as a JSON string literal: as a Swift one, whose escapes JSON shares, with the
+    /// other control characters as JSON spells them.
     private static func json(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case _ where scalar.value < 0x20:
+        var literal = ""
+        for scalar in text.swiftLiteral.unicodeScalars {
+            if scalar.value < 0x20 {
                 let hex = String(scalar.value, radix: 16)
                 literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: literal.unicodeScalars.append(scalar)
+            } else {
+                literal.unicodeScalars.append(scalar)
             }
         }
-        return literal + "\""
+        return literal
     }
 }

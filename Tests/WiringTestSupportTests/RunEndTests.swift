@@ -12,19 +12,9 @@ import XCTest
 /// The cases a child process runs, then exits; each returns what the parent checks.
 private let runEndCases: [String: @Sendable () throws -> String] = [
     "coverage-at-exit": {
-        // Three tests, each with its own container made by the same function; one still alive
-        // when the process ends.
-        let kept = TestContainer(base: makeCoverageApp())
-        try RunningTests.$bound.withValue(TestRun(name: "AppTests.CheckoutTests/checkout()")) {
-            _ = try TestContainer(base: makeCoverageApp()).resolve(Checkout.self)
-        }
-        try RunningTests.$bound.withValue(TestRun(name: "AppTests.CartTests/cart()")) {
-            _ = try TestContainer(base: makeCoverageApp()).resolve(Cart.self)
-        }
-        try RunningTests.$bound.withValue(TestRun(name: "AppTests.NetworkTests/network()")) {
-            _ = try kept.resolve((any Network).self)
-        }
-        ChildKeeper.keep(kept)
+        // Three tests, each with its own container made by the same function; one container
+        // still alive when the process ends.
+        ChildKeeper.keep(try ThreeTests.make()[2])
         return "resolved"
     },
     "sentinel-at-exit": {
@@ -73,23 +63,6 @@ struct RunEndTests {
         return outcome
     }
 
-    private static let report = """
-        Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)
-
-        Registrations, with how many tests resolved each:
-          3  Network [.container] at App/Setup.swift:12
-          2  Cart [.graph] at App/Setup.swift:14
-          1  Payments [.graph] at App/Setup.swift:15
-          1  Checkout [.graph] at App/Setup.swift:16
-          0  Logger [.container] at App/Setup.swift:20
-
-        Never resolved by a test (1):
-          Logger [.container] at App/Setup.swift:20
-
-        Overrides and fakes no test used: none
-
-        """
-
     @Test(.timeLimit(.minutes(2)))
     func theReportIsWrittenWhenTheProcessEnds() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -97,24 +70,9 @@ struct RunEndTests {
 
         try run("coverage-at-exit", environment: ["WIRING_COVERAGE": path, "WIRING_COVERAGE_RUN": "\(UUID())"])
 
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.report)
-        #expect(try String(contentsOfFile: directory.appendingPathComponent("wiring-coverage.json").path, encoding: .utf8) == """
-            {
-              "format": "wiring-coverage",
-              "version": 1,
-              "summary": "Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)",
-              "totals": { "registrations": 5, "resolved": 4, "tests": 3, "percent": 80 },
-              "registrations": [
-                { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 3 },
-                { "key": "Cart", "scope": ".graph", "file": "App/Setup.swift", "line": 14, "tests": 2 },
-                { "key": "Payments", "scope": ".graph", "file": "App/Setup.swift", "line": 15, "tests": 1 },
-                { "key": "Checkout", "scope": ".graph", "file": "App/Setup.swift", "line": 16, "tests": 1 },
-                { "key": "Logger", "scope": ".container", "file": "App/Setup.swift", "line": 20, "tests": 0 }
-              ],
-              "doubles": []
-            }
-
-            """)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == ThreeTests.report + "\n")
+        let json = directory.appendingPathComponent("wiring-coverage.json").path
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == ThreeTests.json + "\n")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -140,7 +98,7 @@ struct RunEndTests {
 
         // Another run starts afresh.
         try self.run("coverage-at-exit", environment: ["WIRING_COVERAGE": path, "WIRING_COVERAGE_RUN": run])
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.report)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == ThreeTests.report + "\n")
     }
 
     @Test(.timeLimit(.minutes(2)))

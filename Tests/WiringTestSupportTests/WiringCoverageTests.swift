@@ -9,15 +9,14 @@ import WiringTestSupport
 // text and JSON reports, exactly.
 
 /// Runs `body` as the test named `name`, as the helper modules tell the test support.
-private func asTest<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
+func asTest<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
     try RunningTests.$bound.withValue(TestRun(name: name), operation: body)
 }
 
-@Suite("Wiring coverage")
-struct WiringCoverageTests {
-    /// Three tests, each with its own container made by the same function, and doubles the
-    /// third one never used.
-    private func threeTests() throws -> [TestContainer] {
+/// Three tests, each with its own container made by the same function, and doubles the third
+/// one never used; what their coverage reports.
+enum ThreeTests {
+    static func make() throws -> [TestContainer] {
         let containers = (0..<3).map { _ in TestContainer(base: makeCoverageApp()) }
         try asTest("AppTests.CheckoutTests/checkout()") { _ = try containers[0].resolve(Checkout.self) }
         try asTest("AppTests.CartTests/cart()") { _ = try containers[1].resolve(Cart.self) }
@@ -31,29 +30,54 @@ struct WiringCoverageTests {
         return containers
     }
 
+    static let report = """
+        Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)
+
+        Registrations, with how many tests resolved each:
+          3  Network [.container] at App/Setup.swift:12
+          2  Cart [.graph] at App/Setup.swift:14
+          1  Payments [.graph] at App/Setup.swift:15
+          1  Checkout [.graph] at App/Setup.swift:16
+          0  Logger [.container] at App/Setup.swift:20
+
+        Never resolved by a test (1):
+          Logger [.container] at App/Setup.swift:20
+
+        Overrides and fakes no test used (2):
+          override Payments [.graph] at AppTests/CheckoutTests.swift:9
+          fake Analytics [.graph] at AppTests/Fakes.swift:3
+        """
+
+    static let json = """
+        {
+          "format": "wiring-coverage",
+          "version": 1,
+          "summary": "Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)",
+          "totals": { "registrations": 5, "resolved": 4, "tests": 3, "percent": 80 },
+          "registrations": [
+            { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 3 },
+            { "key": "Cart", "scope": ".graph", "file": "App/Setup.swift", "line": 14, "tests": 2 },
+            { "key": "Payments", "scope": ".graph", "file": "App/Setup.swift", "line": 15, "tests": 1 },
+            { "key": "Checkout", "scope": ".graph", "file": "App/Setup.swift", "line": 16, "tests": 1 },
+            { "key": "Logger", "scope": ".container", "file": "App/Setup.swift", "line": 20, "tests": 0 }
+          ],
+          "doubles": [
+            { "kind": "override", "key": "Payments", "scope": ".graph", "file": "AppTests/CheckoutTests.swift", "line": 9, "tests": 0 },
+            { "kind": "fake", "key": "Analytics", "scope": ".graph", "file": "AppTests/Fakes.swift", "line": 3, "tests": 0 }
+          ]
+        }
+        """
+}
+
+@Suite("Wiring coverage")
+struct WiringCoverageTests {
     @Test func containersMadeByTheSameFunctionAddUpByKeyAndSite() throws {
-        let containers = try threeTests()
+        let containers = try ThreeTests.make()
         #expect(containers[0] !== containers[1] && containers[1] !== containers[2])
 
         let coverage = WiringCoverage(testContainers: containers)
 
-        #expect(coverage.render() == """
-            Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)
-
-            Registrations, with how many tests resolved each:
-              3  Network [.container] at App/Setup.swift:12
-              2  Cart [.graph] at App/Setup.swift:14
-              1  Payments [.graph] at App/Setup.swift:15
-              1  Checkout [.graph] at App/Setup.swift:16
-              0  Logger [.container] at App/Setup.swift:20
-
-            Never resolved by a test (1):
-              Logger [.container] at App/Setup.swift:20
-
-            Overrides and fakes no test used (2):
-              override Payments [.graph] at AppTests/CheckoutTests.swift:9
-              fake Analytics [.graph] at AppTests/Fakes.swift:3
-            """)
+        #expect(coverage.render() == ThreeTests.report)
         #expect(coverage.registrations.count == 5)
         #expect(coverage.resolvedCount == 4)
         #expect(coverage.testCount == 3)
@@ -64,34 +88,16 @@ struct WiringCoverageTests {
     }
 
     @Test func theJSONListsEveryEntryWithItsCount() throws {
-        let coverage = WiringCoverage(testContainers: try threeTests())
+        let coverage = WiringCoverage(testContainers: try ThreeTests.make())
 
-        #expect(coverage.renderJSON() == """
-            {
-              "format": "wiring-coverage",
-              "version": 1,
-              "summary": "Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)",
-              "totals": { "registrations": 5, "resolved": 4, "tests": 3, "percent": 80 },
-              "registrations": [
-                { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 3 },
-                { "key": "Cart", "scope": ".graph", "file": "App/Setup.swift", "line": 14, "tests": 2 },
-                { "key": "Payments", "scope": ".graph", "file": "App/Setup.swift", "line": 15, "tests": 1 },
-                { "key": "Checkout", "scope": ".graph", "file": "App/Setup.swift", "line": 16, "tests": 1 },
-                { "key": "Logger", "scope": ".container", "file": "App/Setup.swift", "line": 20, "tests": 0 }
-              ],
-              "doubles": [
-                { "kind": "override", "key": "Payments", "scope": ".graph", "file": "AppTests/CheckoutTests.swift", "line": 9, "tests": 0 },
-                { "kind": "fake", "key": "Analytics", "scope": ".graph", "file": "AppTests/Fakes.swift", "line": 3, "tests": 0 }
-              ]
-            }
-            """)
+        #expect(coverage.renderJSON() == ThreeTests.json)
         // What the JSON says is what the report says.
         #expect(try CoverageFile.decode(Data(coverage.renderJSON().utf8)) == coverage)
     }
 
     @Test func theJSONEscapesKeysAndHasEmptyListsWhenThereIsNothing() throws {
         let base = Container()
-        base.register(String.self, name: "a \"quoted\"\\name", file: "App/Setup.swift", line: 3) { _ in "" }
+        base.register(String.self, name: "a \"quoted\"\\name\u{1}", file: "App/Setup.swift", line: 3) { _ in "" }
         let coverage = WiringCoverage(testContainers: [TestContainer(base: base)])
 
         #expect(coverage.renderJSON() == #"""
@@ -101,7 +107,7 @@ struct WiringCoverageTests {
               "summary": "Wiring coverage: 0 of 1 registration resolved by 0 tests (0%)",
               "totals": { "registrations": 1, "resolved": 0, "tests": 0, "percent": 0 },
               "registrations": [
-                { "key": "String (name: \"a \\\"quoted\\\"\\\\name\")", "scope": ".graph", "file": "App/Setup.swift", "line": 3, "tests": 0 }
+                { "key": "String (name: \"a \\\"quoted\\\"\\\\name\u0001\")", "scope": ".graph", "file": "App/Setup.swift", "line": 3, "tests": 0 }
               ],
               "doubles": []
             }
