@@ -20,7 +20,10 @@ extension Container {
 
     /// The resolver property wrappers use here: the task's, else the process-wide one.
     public static var injectionResolver: (any Resolver)? {
-        current ?? shared
+        if let current { return current }
+        guard let shared else { return nil }
+        onSharedFallback?(shared)
+        return shared
     }
 
     /// Runs `operation` with `resolver` as ``current`` for this task and the tasks it creates.

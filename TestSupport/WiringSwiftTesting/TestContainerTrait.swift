@@ -24,18 +24,27 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// Runs the test case with a new test container over `makeBase()`, with the doubles of the
     /// `.override` and `.fakes` traits listed outside this one (on the suite, say) applied.
+    ///
+    /// The test container is this test case's: wiring coverage counts what it resolves for this
+    /// test, and resolving through it once the test case has ended is reported.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let container = TestContainer(base: try makeBase())
-        for doubles in PendingTestDoubles.current {
-            doubles.apply(to: container)
-        }
-        try await PendingTestDoubles.$current.withValue([]) {
-            try await PendingTestDoubles.$ownedContainer.withValue(container) {
-                try await TestContainer.$current.withValue(container) {
-                    try await Container.$current.withValue(container) {
-                        try await function()
+        TestIdentification.install()
+        let run = TestRun(name: TestIdentification.name(of: test))
+        defer { run.end() }
+        try await RunningTests.$bound.withValue(run) {
+            let container = TestContainer(base: try makeBase())
+            container.declareMade(for: run, by: "`.testContainer`")
+            for doubles in PendingTestDoubles.current {
+                doubles.apply(to: container)
+            }
+            try await PendingTestDoubles.$current.withValue([]) {
+                try await PendingTestDoubles.$ownedContainer.withValue(container) {
+                    try await TestContainer.$current.withValue(container) {
+                        try await Container.$current.withValue(container) {
+                            try await function()
+                        }
                     }
                 }
             }

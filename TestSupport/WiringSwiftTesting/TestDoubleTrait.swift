@@ -26,6 +26,7 @@ public struct TestDoubleTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        TestIdentification.install()
         guard let container = TestContainer.current else {
             // No container yet: a `.testContainer` further in applies the doubles when it makes one.
             let pending = doubles.pending()

@@ -58,6 +58,11 @@ public final class Fakes: Sendable {
 
     package var registry: Registry { container.registry }
 
+    /// Every fake registered, in registration order.
+    var entries: [RegistrationEntry] {
+        container.visibleRegistrations(includingParents: false).map(\.entry)
+    }
+
     package func noteUsed(_ key: ServiceKey) {
         state.withLock { state in
             if !state.faked.contains(key) { state.faked.append(key) }

@@ -18,13 +18,17 @@ public final class OverrideLayer: Sendable {
     /// What the test container noticed, in its root layer: a recorder reaches its test container
     /// only through the layers it serves, whose last is the root. Unused in every other layer.
     let warningLog = WarningLog()
+    /// The test that pushed this layer, if one is known: another test resolving through it is
+    /// using overrides it did not make (see the isolation sentinel).
+    let pushedDuring: TestRun?
 
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
 
-    init(name: String, base: Container?, changes: ChangeSignal) {
+    init(name: String, base: Container?, changes: ChangeSignal, pushedDuring: TestRun? = nil) {
         self.name = name
         self.base = base
+        self.pushedDuring = pushedDuring
         overrides.observeChanges(changes)
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1

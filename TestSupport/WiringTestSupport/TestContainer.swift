@@ -28,6 +28,8 @@ public final class TestContainer: Resolver, Sendable {
     let layers: LayerStack
     /// What resolutions through this test container recorded, and what it learned from them.
     let traces: TraceStore
+    /// What this test container adds to the wiring coverage of the run.
+    let coverage: ContainerCoverage
 
     /// A test container over `base`, which it never modifies.
     /// - Parameter base: The app's container, usually built by the same function the app uses.
@@ -36,10 +38,20 @@ public final class TestContainer: Resolver, Sendable {
         self.base = base
         self.fakes = layers.fakes
         self.layers = layers
-        self.traces = TraceStore(layers: layers)
+        let traces = TraceStore(layers: layers)
+        self.traces = traces
+        coverage = ContainerCoverage(layers: layers, traces: traces)
+        RunEnd.prepare()
+        let number = CoverageRegistry.shared.add(coverage)
+        // Resolutions no known test makes count for the test that made the container, if known,
+        // else for the container itself, as one test.
+        let test = RunningTests.current
+        test?.noteTestContainer()
+        traces.setUnattributedTest(test?.name ?? "TestContainer #\(number)")
     }
 
     deinit {
+        CoverageRegistry.shared.finish(coverage)
         // The trace store and its recorders hold each other.
         traces.close()
     }
@@ -172,6 +184,7 @@ public final class TestContainer: Resolver, Sendable {
             noteWarning(.unbalancedPop(at: RegistrationSite(file, line)))
             return nil
         }
+        traces.noteOverrides(of: popped)
         return popped
     }
 
@@ -196,6 +209,7 @@ public final class TestContainer: Resolver, Sendable {
         operation: () throws -> Result
     ) rethrows -> Result {
         let layer = layers.makeLayer("withOverrides")
+        defer { traces.noteOverrides(of: layer) }
         try configure(layer)
         return try layers.withBound(layer, operation: operation)
     }
@@ -207,6 +221,7 @@ public final class TestContainer: Resolver, Sendable {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let layer = layers.makeLayer("withOverrides")
+        defer { traces.noteOverrides(of: layer) }
         try configure(layer)
         return try await layers.withBound(layer, isolation: isolation, operation: operation)
     }

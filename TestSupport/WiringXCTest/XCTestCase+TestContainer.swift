@@ -20,12 +20,20 @@ extension XCTestCase {
     ///
     /// XCTest keeps every test case object until the whole run ends, so a container kept in a
     /// property would otherwise keep its singletons that long.
+    ///
+    /// The test container is this test's: wiring coverage counts what it resolves for this test,
+    /// and resolving through it once the test has finished fails the test running then (or, with
+    /// none, is a warning at the end of the run). Code that falls back to `Container.shared`
+    /// while this test runs fails it too: the test has a container of its own.
     /// - Parameters:
     ///   - base: The app's container, which the test container never modifies.
     ///   - fakes: Registers default fakes, used only where nothing is registered.
     /// - Returns: The test container, for this test only.
     public func makeTestContainer(base: Container, fakes: (Fakes) -> Void = { _ in }) -> TestContainer {
+        TestIdentification.install()
+        let run = TestIdentification.run(for: self)
         let test = TestContainer(base: base)
+        test.declareMade(for: run, by: "`makeTestContainer(base:)`")
         fakes(test.fakes)
         popLayersAtTeardown(of: test, downTo: 0)
         return test
@@ -49,6 +57,8 @@ extension XCTestCase {
     /// - Returns: The layer, to add overrides to.
     @discardableResult
     public func pushLayer(_ name: String, on test: TestContainer) -> OverrideLayer {
+        TestIdentification.install()
+        _ = TestIdentification.run(for: self)
         let depth = test.layerNames.count
         let layer = test.pushLayer(name)
         popLayersAtTeardown(of: test, downTo: depth)

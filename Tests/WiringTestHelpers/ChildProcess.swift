@@ -47,13 +47,28 @@ public enum ChildProcess {
 
     /// Runs case `name` in a child process of the test binary through XCTest entry `entry`
     /// (`Module.Class/testMethod`), killing it after `timeout` seconds.
-    public static func run(_ name: String, entry: String, timeout: Double = 30) throws -> Outcome {
+    /// - Parameter environment: Variables to set in the child, on top of this process's, less
+    ///   the wiring coverage ones: a child writes a coverage report only where it is told to.
+    public static func run(
+        _ name: String, entry: String, timeout: Double = 30, environment: [String: String] = [:]
+    ) throws -> Outcome {
+        try run(name, arguments: [entry], timeout: timeout, environment: environment)
+    }
+
+    /// Runs the test binary again with `arguments` (an XCTest entry, or `--testing-library
+    /// swift-testing --filter Suite`), with ``requestedCase`` set to `name`, killing it after
+    /// `timeout` seconds.
+    public static func run(
+        _ name: String, arguments: [String], timeout: Double = 30, environment: [String: String] = [:]
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [entry]
-        var environment = ProcessInfo.processInfo.environment
-        environment[caseVariable] = name
-        process.environment = environment
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["WIRING_COVERAGE"] = nil
+        inherited["WIRING_COVERAGE_RUN"] = nil
+        inherited[caseVariable] = name
+        process.environment = inherited.merging(environment) { _, given in given }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -100,6 +115,15 @@ public enum ChildProcess {
 }
 
 extension ChildProcess.Outcome {
+    /// What the Wiring isolation sentinel printed as the child ended: its header line, and the
+    /// lines of the warnings that follow; empty when it printed nothing.
+    public var sentinelWarnings: String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("Wiring isolation sentinel: ") }) else { return "" }
+        let block = lines[header...].prefix { $0 == lines[header] || $0.hasPrefix("warning: ") || $0.hasPrefix("  ") }
+        return block.joined(separator: "\n")
+    }
+
     /// What the case returned (or `threw: …`), between the child's markers.
     public var result: String? {
         guard let start = output.range(of: "<<<\n"), let end = output.range(of: "\n>>>", range: start.upperBound..<output.endIndex)

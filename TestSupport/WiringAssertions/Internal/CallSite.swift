@@ -16,6 +16,8 @@ package struct CallSite: Sendable {
     package let function: String
 
     package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, function: String = "") {
+        // Every assertion starts here: the test support learns from now on which test runs.
+        TestIdentification.install()
         self.fileID = "\(fileID)"
         self.filePath = "\(filePath)"
         self.staticFilePath = filePath
@@ -25,6 +27,7 @@ package struct CallSite: Sendable {
     }
 
     package init(_ location: SourceLocation, function: String = "") {
+        TestIdentification.install()
         self.fileID = location.fileID
         self.filePath = location.filePath
         self.staticFilePath = nil

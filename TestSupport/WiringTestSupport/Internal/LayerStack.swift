@@ -34,6 +34,9 @@ final class LayerStack: Sendable {
         /// The trace store's recorders. Kept under this lock too: a recorded resolution starts
         /// with the current snapshot and an idle recorder, and one lock for both costs half of two.
         var recorders = RecorderPool()
+        /// What the isolation sentinel watches: the test this container was made for, and
+        /// layers pushed during a test.
+        var sentinel = ContainerSentinel()
     }
 
     /// Layers bound to a task by `withOverrides`, innermost last, for any layer stack.
@@ -73,12 +76,13 @@ final class LayerStack: Sendable {
 
     // MARK: Pushing and popping
 
-    /// Pushes a new, empty layer on top of the pushed ones.
+    /// Pushes a new, empty layer on top of the pushed ones, noting the test that pushes it.
     func push(_ name: String) -> OverrideLayer {
-        let layer = makeLayer(name)
+        let layer = OverrideLayer(name: name, base: base, changes: changes, pushedDuring: RunningTests.current)
         state.withLock { state in
             state.pushed.append(layer)
             state.revision += 1
+            state.sentinel.watch(pushed: state.pushed)
         }
         return layer
     }
@@ -86,7 +90,10 @@ final class LayerStack: Sendable {
     /// Removes the last pushed layer and frees the instances made while it was on top.
     func pop() -> OverrideLayer? {
         let popped = state.withLock { state in
-            defer { state.revision += 1 }
+            defer {
+                state.revision += 1
+                state.sentinel.watch(pushed: state.pushed)
+            }
             return state.pushed.popLast()
         }
         if let popped {
@@ -104,6 +111,24 @@ final class LayerStack: Sendable {
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
     var activeLayers: [OverrideLayer] {
         snapshot().layers
+    }
+
+    /// The root and the pushed layers, bottom first, without those bound to tasks.
+    var ownLayers: [OverrideLayer] {
+        [root] + state.withLock { $0.pushed }
+    }
+
+    /// Declares this stack's test container made for `test` alone, by `maker`: resolving through
+    /// it once that test ended is reported.
+    func declareOwner(_ test: TestRun, madeBy maker: String) {
+        state.withLock { $0.sentinel.owner = ContainerSentinel.Owner(test: test.name, maker: maker) }
+        let state = self.state
+        test.whenEnded {
+            state.withLock { state in
+                state.sentinel.ownerHasEnded = true
+                state.sentinel.watch(pushed: state.pushed)
+            }
+        }
     }
 
     /// Where overrides go: this task's innermost `withOverrides` layer, else the last pushed,
@@ -185,15 +210,19 @@ final class LayerStack: Sendable {
     }
 
     /// Runs `body` with the snapshot a resolution starting now sees and the trace store's
-    /// recorders, under one lock.
+    /// recorders, under one lock; with what the isolation sentinel finds wrong with `test`
+    /// resolving here now, to report once the lock is given up.
     @inline(__always)
-    func withSnapshot<Result>(_ body: (LayerSnapshot, inout RecorderPool) -> Result) -> Result {
+    func withSnapshot<Result>(
+        resolvingIn test: TestRun?, _ body: (LayerSnapshot, inout RecorderPool) -> Result
+    ) -> (Result, [IsolationFinding]) {
         state.withLock { state in
             if state.snapshotRevision != state.revision || state.boundLayerCount != 0 || state.snapshot == nil {
                 _ = takeSnapshot(&state)
             }
+            let findings = state.sentinel.isWatching ? state.sentinel.findings(resolvingIn: test, pushed: state.pushed) : []
             // Lent in place, not bound to a constant: a copy is a retain and a release.
-            return body(state.snapshot!, &state.recorders)
+            return (body(state.snapshot!, &state.recorders), findings)
         }
     }
 

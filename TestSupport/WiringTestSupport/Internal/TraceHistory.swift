@@ -10,6 +10,11 @@ struct TraceHistory {
     var used = EntrySet()
     /// The numbers instances were given; not restarted by `clearTrace`.
     var numbers = InstanceNumbers()
+    /// Which tests resolved which registrations; not forgotten by `clearTrace`.
+    var coverage = CoverageRecord()
+    /// The test that resolutions no known test made count for: the test the container was made
+    /// for or in, else the container itself, as one test.
+    var unattributedTest = ""
 }
 
 /// A set of registration ids, which are small and dense: one bit each.

@@ -21,6 +21,9 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// The layers the resolutions look up in and keep instances in. A recorder serves one
     /// snapshot: once the layers change, the store makes new recorders.
     let snapshot: LayerSnapshot
+    /// The test whose resolutions this recorder records, if one is known: a recorder serves one
+    /// test, so that what it used first is what that test used (see wiring coverage).
+    let test: TestRun?
     /// Where the recorder goes back when its resolution ends. Held strongly (an unowned
     /// reference costs an atomic operation on each use); the store holds its recorders in turn,
     /// until its test container goes away and ``TraceStore/close()`` lets go of them.
@@ -32,18 +35,21 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// why, by step; written by the resolution's thread, taken when it ends.
     private var remade: [Int: LayerSnapshot.StaleInstance] = [:]
 
-    /// A recorder for resolutions through `store`'s test container that begin with `snapshot`.
-    init(store: TraceStore, snapshot: LayerSnapshot) {
+    /// A recorder for resolutions through `store`'s test container that begin with `snapshot`,
+    /// made by `test`.
+    init(store: TraceStore, snapshot: LayerSnapshot, test: TestRun?) {
         self.store = store
         self.snapshot = snapshot
+        self.test = test
         reference = ObserverReference(self, registry: snapshot.registry, cache: self)
     }
 
-    /// Whether this recorder may record a resolution that begins with `snapshot`: it serves only
-    /// the layers it was made for, and is replaced once it keeps too many registrations (a test
-    /// container whose base keeps changing would otherwise keep every registration it had).
-    func serves(_ snapshot: LayerSnapshot) -> Bool {
-        self.snapshot === snapshot && log.keptCount <= Self.keptRegistrationLimit
+    /// Whether this recorder may record a resolution that begins with `snapshot`, made by
+    /// `test`: it serves only the layers and the test it was made for, and is replaced once it
+    /// keeps too many registrations (a test container whose base keeps changing would otherwise
+    /// keep every registration it had).
+    func serves(_ snapshot: LayerSnapshot, test: TestRun?) -> Bool {
+        self.snapshot === snapshot && self.test === test && log.keptCount <= Self.keptRegistrationLimit
     }
 
     /// How many registrations a recorder may keep before it is replaced.
@@ -86,13 +92,19 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.
     ///   - remade: The steps that made a kept instance again, and why, by index.
     func replay(into history: inout TraceHistory, keepsTree: Bool, remade: [Int: LayerSnapshot.StaleInstance]) {
-        log.replay(into: &history, remade: remade, keepsTree: keepsTree, snapshot: snapshot)
+        log.replay(into: &history, remade: remade, keepsTree: keepsTree, snapshot: snapshot, test: test)
     }
 
     /// Moves what this recorder recorded into `history` without keeping a trace, leaving it
     /// ready for its next resolution.
     func forget(into history: inout TraceHistory) {
-        log.forget(into: &history)
+        log.forget(into: &history, snapshot: snapshot, test: test)
+    }
+
+    /// Moves only what coverage needs into `history`: the registrations first used, for its
+    /// test. For a test container going away, whose trace nobody will read.
+    func noteCoverage(into history: inout TraceHistory) {
+        log.noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
     }
 
     // MARK: ResolutionObserver

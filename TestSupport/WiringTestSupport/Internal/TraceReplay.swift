@@ -12,9 +12,10 @@ extension UnsafeStepLog {
     ///   - remade: The steps that made a kept instance again, and why, by index.
     ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.
     ///   - snapshot: The layers the resolution looked up in, which name where overrides came from.
+    ///   - test: The test that made the resolution, if known; coverage counts it for that test.
     func replay(
         into history: inout TraceHistory, remade: [Int: LayerSnapshot.StaleInstance], keepsTree: Bool,
-        snapshot: LayerSnapshot
+        snapshot: LayerSnapshot, test: TestRun?
     ) {
         defer { removeAll() }
         let steps = (0..<count).map { self[$0] }
@@ -24,7 +25,7 @@ extension UnsafeStepLog {
             if step.parent < 0 { roots.append(index) } else { children[Int(step.parent)].append(index) }
             if let entry = entry(of: step) { history.counts[entry.key, default: 0] += 1 }
         }
-        noteUsedRegistrations(in: &history)
+        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
         var numbers = [Int?](repeating: nil, count: steps.count)
         number(steps, with: &history.numbers) { numbers[$0] = $1 }
 
@@ -64,8 +65,8 @@ extension UnsafeStepLog {
     /// with steps nobody looked at. Registrations still count as used, and instance numbers go
     /// on from where they were; an instance a stored scope keeps keeps its number. Leaves the
     /// log empty.
-    func forget(into history: inout TraceHistory) {
-        noteUsedRegistrations(in: &history)
+    func forget(into history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
+        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
         // Each instance made is new unless it is an object another step gave, which takes one of
         // the same class, or a kept one, which takes a stored scope.
         if let made = removeAllIfUnshared() {
@@ -77,10 +78,26 @@ extension UnsafeStepLog {
     }
 
     /// Marks every registration a step used as used: those first used since the last report.
-    private func noteUsedRegistrations(in history: inout TraceHistory) {
+    /// Coverage counts each for `test` (else the container's own): a recorder serves one test,
+    /// so what it used first is all its test used.
+    func noteUsedRegistrations(in history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
         guard hasNewlyUsed else { return }
+        var newlyUsed = Set<Int>()
         for id in takeNewlyUsedIDs() {
             history.used.insert(id)
+            newlyUsed.insert(id)
+        }
+        // Each was first used by a step of this resolution: the steps tell what each one is.
+        let name = test?.name ?? history.unattributedTest
+        for index in 0..<count where !newlyUsed.isEmpty {
+            let step = self[index]
+            guard let entry = entry(of: step), newlyUsed.remove(entry.id) != nil else { continue }
+            switch Self.source(of: step, entry, in: snapshot) {
+            case .registration: history.coverage.noteResolved(entry, as: .registration, by: name)
+            case .override: history.coverage.noteResolved(entry, as: .override, by: name)
+            case .fake: history.coverage.noteResolved(entry, as: .fake, by: name)
+            case .implicit, .missing: break
+            }
         }
     }
 

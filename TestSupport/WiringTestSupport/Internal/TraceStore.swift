@@ -47,19 +47,22 @@ final class TraceStore: Sendable {
         takeRecorder().observerReference
     }
 
-    /// An idle recorder for a resolution starting now, with the layers it sees; made if there is
-    /// none, or if the idle one serves layers that changed since.
+    /// An idle recorder for a resolution starting now, with the layers it sees and for the test
+    /// running; made if there is none, or if the idle one serves layers that changed since or
+    /// another test. Reports what the isolation sentinel finds wrong with resolving here now.
     private func takeRecorder() -> TraceRecorder {
+        let test = RunningTests.current
         var outdated: TraceRecorder?
         var current: LayerSnapshot?
-        let ready = layers.withSnapshot { snapshot, recorders -> TraceRecorder? in
+        let (ready, findings) = layers.withSnapshot(resolvingIn: test) { snapshot, recorders -> TraceRecorder? in
             let idle = recorders.takeIdle()
-            if let idle, idle.serves(snapshot) { return idle }
+            if let idle, idle.serves(snapshot, test: test) { return idle }
             outdated = idle
             // Handed out (and retained) only when a new recorder needs it.
             current = snapshot
             return nil
         }
+        for finding in findings { finding.report() }
         if let ready {
             ready.emptyLog()
             return ready
@@ -68,7 +71,7 @@ final class TraceStore: Sendable {
         // whose release runs code.
         outdated?.detach()
         guard let current else { preconditionFailure("no snapshot for a new recorder") }
-        return TraceRecorder(store: self, snapshot: current)
+        return TraceRecorder(store: self, snapshot: current, test: test)
     }
 
     /// Takes the recorder of a finished resolution back. Its steps stay as recorded until
@@ -105,6 +108,33 @@ final class TraceStore: Sendable {
         }
         reuse(recorders)
         return result
+    }
+
+    /// What coverage needs of every resolution, as the test container goes away: the
+    /// registrations first used by resolutions nobody replayed are noted for their tests, and
+    /// their recorders let go of, without building a trace nobody will read.
+    func takeCoverage() -> CoverageRecord {
+        let (coverage, recorders) = history.withLock { history in
+            let recorders = layers.withRecorders { $0.takeFinished().recorders }
+            for recorder in recorders { recorder.noteCoverage(into: &history) }
+            return (history.coverage, recorders)
+        }
+        for recorder in recorders { recorder.detach() }
+        return coverage
+    }
+
+    /// Notes the overrides of `layer`, which goes away, for coverage: one no test used is reported.
+    func noteOverrides(of layer: OverrideLayer) {
+        let entries = layer.overrides.visibleRegistrations(includingParents: false).map(\.entry)
+        guard !entries.isEmpty else { return }
+        history.withLock { history in
+            for entry in entries { history.coverage.note(entry, as: .override) }
+        }
+    }
+
+    /// Sets the test that resolutions no known test made count for.
+    func setUnattributedTest(_ name: String) {
+        history.withLock { $0.unattributedTest = name }
     }
 
     /// Forgets the trace and the counts; registrations used so far stay used, and instance

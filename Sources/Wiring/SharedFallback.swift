@@ -1,0 +1,11 @@
+extension Container {
+    private static let sharedFallbackObserver = LockedState<(@Sendable (any Resolver) -> Void)?>(nil)
+
+    /// Told each time ``injectionResolver`` falls back to ``shared`` because the task binds no
+    /// ``current`` resolver, with the shared one. The test support sets it, to notice a test
+    /// whose code runs where its own container is not seen.
+    package static var onSharedFallback: (@Sendable (any Resolver) -> Void)? {
+        get { sharedFallbackObserver.withLock { $0 } }
+        set { sharedFallbackObserver.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,45 @@
+import Wiring
+
+/// What one test container adds to the wiring coverage: the registrations of its base, its
+/// overrides and its fakes, and the tests that resolved each. The ``CoverageRegistry`` holds it
+/// while the test container lives (not the test container itself: a weak reference to it would
+/// slow every retain of it down), and takes its final record when the test container goes.
+final class ContainerCoverage: Sendable {
+    private let layers: LayerStack
+    private let traces: TraceStore
+
+    /// The coverage of the test container whose layers and trace store these are.
+    init(layers: LayerStack, traces: TraceStore) {
+        self.layers = layers
+        self.traces = traces
+    }
+
+    /// The record as it is now: every resolution so far, every registration of the base and
+    /// its parents, the overrides of the layers pushed now and of the layers gone, and the fakes.
+    func record() -> CoverageRecord {
+        completed(traces.withHistory { $0.coverage })
+    }
+
+    /// The record as the test container goes away, when its trace will never be read: takes
+    /// only what coverage needs from the resolutions nobody replayed.
+    func finalRecord() -> CoverageRecord {
+        completed(traces.takeCoverage())
+    }
+
+    /// `record`, with the registrations that exist now, resolved or not.
+    private func completed(_ record: CoverageRecord) -> CoverageRecord {
+        var record = record
+        for found in layers.base.visibleRegistrations(includingParents: true) {
+            record.note(found.entry, as: .registration)
+        }
+        for layer in layers.ownLayers {
+            for found in layer.overrides.visibleRegistrations(includingParents: false) {
+                record.note(found.entry, as: .override)
+            }
+        }
+        for entry in layers.fakes.entries {
+            record.note(entry, as: .fake)
+        }
+        return record
+    }
+}

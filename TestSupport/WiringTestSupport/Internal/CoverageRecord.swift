@@ -1,0 +1,59 @@
+import Wiring
+
+/// Which tests resolved which registrations, of one test container or added up over many.
+///
+/// A registration is told apart by its kind, key and site, never by the container holding it:
+/// containers built by the same function in many tests add up.
+struct CoverageRecord: Sendable {
+    /// A registration, override or fake, as coverage tells them apart.
+    struct Item: Hashable, Sendable {
+        let kind: WiringCoverage.Entry.Kind
+        let key: ServiceKey
+        let site: RegistrationSite
+    }
+
+    /// What is known of one item: the scopes it was registered with, and the tests that resolved it.
+    struct Tally: Sendable {
+        var scopes: Set<Scope> = []
+        var tests: Set<String> = []
+    }
+
+    private(set) var items: [Item: Tally] = [:]
+
+    /// Notes that `entry` exists, as a registration of `kind`, whether resolved or not.
+    mutating func note(_ entry: RegistrationEntry, as kind: WiringCoverage.Entry.Kind) {
+        guard !entry.options.isImplicit else { return }
+        items[Item(kind: kind, key: entry.key, site: entry.site), default: Tally()].scopes.insert(entry.scope)
+    }
+
+    /// Notes that `test` resolved `entry`, a registration of `kind`.
+    mutating func noteResolved(_ entry: RegistrationEntry, as kind: WiringCoverage.Entry.Kind, by test: String) {
+        guard !entry.options.isImplicit else { return }
+        let item = Item(kind: kind, key: entry.key, site: entry.site)
+        items[item, default: Tally()].scopes.insert(entry.scope)
+        items[item, default: Tally()].tests.insert(test)
+    }
+
+    /// Adds up `other`: the tests of each item together.
+    mutating func merge(_ other: CoverageRecord) {
+        if items.isEmpty {
+            items = other.items
+            return
+        }
+        items.merge(other.items) { mine, theirs in
+            Tally(scopes: mine.scopes.union(theirs.scopes), tests: mine.tests.union(theirs.tests))
+        }
+    }
+
+    /// The record as a report: each item with how many tests resolved it, and the tests in all.
+    var coverage: WiringCoverage {
+        let entries = items.map { item, tally in
+            WiringCoverage.Entry(
+                kind: item.kind, key: item.key.description,
+                scope: tally.scopes.map(\.description).sorted().joined(separator: ", "),
+                site: item.site, testCount: tally.tests.count)
+        }
+        let tests = items.values.reduce(into: Set<String>()) { $0.formUnion($1.tests) }
+        return WiringCoverage(entries: entries, testCount: tests.count)
+    }
+}

@@ -1,0 +1,65 @@
+import Wiring
+
+/// Which test is running, as the helper modules tell the test support, and how to fail it.
+///
+/// The test support imports no test framework. WiringXCTest and WiringSwiftTesting install a
+/// way to identify the running test (`Test.current`, an `XCTestObservation`) and to fail it
+/// (`Issue.record`, `XCTFail`), and the `.testContainer` trait binds the test case it runs to
+/// its task. Where none did, no test is known: coverage counts each test container as one
+/// test, and the isolation sentinel warns at the end of the run instead of failing a test.
+package enum RunningTests {
+    /// The test case the `.testContainer` trait runs in this task and the tasks it creates.
+    @TaskLocal package static var bound: TestRun?
+
+    private static let hooks = LockedState(Hooks())
+
+    private struct Hooks {
+        var identify: (@Sendable () -> TestRun?)?
+        var fail: (@Sendable (String) -> Bool)?
+        /// Tests that own a test container and have not ended, by identity.
+        var owning: [ObjectIdentifier: TestRun] = [:]
+    }
+
+    /// Installs how to tell the running test and how to fail it; the helper modules do, once.
+    /// - Parameters:
+    ///   - identify: The test running in the calling task or thread, if any.
+    ///   - fail: Fails the running test with a message; `false` when no test runs to fail.
+    package static func install(
+        identify: @escaping @Sendable () -> TestRun?, fail: @escaping @Sendable (String) -> Bool
+    ) {
+        hooks.withLock { hooks in
+            hooks.identify = identify
+            hooks.fail = fail
+        }
+    }
+
+    /// The test running in this task or thread, if one is known.
+    package static var current: TestRun? {
+        if let bound { return bound }
+        guard let identify = hooks.withLock({ $0.identify }) else { return nil }
+        return identify()
+    }
+
+    /// Fails `test`, the test running in this task or thread, with `message`.
+    /// - Returns: `false` when it cannot: no test is known, or it has ended.
+    static func fail(_ test: TestRun?, with message: String) -> Bool {
+        guard let test, !test.isEnded, let fail = hooks.withLock({ $0.fail }) else { return false }
+        return fail(message)
+    }
+
+    /// Notes that `test` owns a test container, made for it alone.
+    static func noteOwner(_ test: TestRun) {
+        hooks.withLock { $0.owning[ObjectIdentifier(test)] = test }
+    }
+
+    /// The tests that own a test container and are running, by name, each once.
+    static var owningTestNames: [String] {
+        let names = hooks.withLock { $0.owning.values.map(\.name) }
+        return Array(Set(names)).sorted()
+    }
+
+    /// Forgets `test` among the running ones, as it ended.
+    static func ended(_ test: TestRun) {
+        hooks.withLock { _ = $0.owning.removeValue(forKey: ObjectIdentifier(test)) }
+    }
+}
