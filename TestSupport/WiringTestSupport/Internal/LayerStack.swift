@@ -37,6 +37,8 @@ final class LayerStack: Sendable {
         /// What the isolation sentinel watches: the test this container was made for, and
         /// layers pushed during a test.
         var sentinel = ContainerSentinel()
+        /// How to tell the running test, as the helper modules installed it (see ``RunningTests``).
+        var identify: RunningTests.Identify?
     }
 
     /// Layers bound to a task by `withOverrides`, innermost last, for any layer stack.
@@ -58,9 +60,11 @@ final class LayerStack: Sendable {
         fakes = Fakes(changes: changes)
         root = OverrideLayer(name: "test", base: base, changes: changes)
         base.observeChanges(changes)
+        RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
 
     deinit {
+        RunningTests.unsubscribe(ObjectIdentifier(self))
         // The observed containers keep the signal, and through it this state, until their next
         // change: let go of the layers and their instances now, outside the lock (a deinit may
         // well register or resolve something).
@@ -212,17 +216,25 @@ final class LayerStack: Sendable {
     /// Runs `body` with the snapshot a resolution starting now sees and the trace store's
     /// recorders, under one lock; with what the isolation sentinel finds wrong with `test`
     /// resolving here now, to report once the lock is given up.
+    ///
+    /// The running test is looked for only once a helper module installed how to tell it
+    /// (which the `.testContainer` trait, binding its test to the task, does too): outside a
+    /// test suite (a benchmark, say) a recorded resolve pays nothing for it.
+    /// - Parameter body: Picks a recorder, given the snapshot, the pool and the running test.
+    /// - Returns: What `body` returned, what the isolation sentinel found wrong, and the test.
     @inline(__always)
     func withSnapshot<Result>(
-        resolvingIn test: TestRun?, _ body: (LayerSnapshot, inout RecorderPool) -> Result
-    ) -> (Result, [IsolationFinding]) {
+        _ body: (LayerSnapshot, inout RecorderPool, TestRun?) -> Result
+    ) -> (Result, [IsolationFinding], TestRun?) {
         state.withLock { state in
             if state.snapshotRevision != state.revision || state.boundLayerCount != 0 || state.snapshot == nil {
                 _ = takeSnapshot(&state)
             }
+            // Identifying takes only leaf locks of the helper modules: safe under this one.
+            let test = state.identify.flatMap { identify in RunningTests.bound ?? identify() }
             let findings = state.sentinel.isWatching ? state.sentinel.findings(resolvingIn: test, pushed: state.pushed) : []
             // Lent in place, not bound to a constant: a copy is a retain and a release.
-            return (body(state.snapshot!, &state.recorders), findings)
+            return (body(state.snapshot!, &state.recorders, test), findings, test)
         }
     }
 

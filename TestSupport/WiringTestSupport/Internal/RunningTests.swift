@@ -11,10 +11,16 @@ package enum RunningTests {
     /// The test case the `.testContainer` trait runs in this task and the tasks it creates.
     @TaskLocal package static var bound: TestRun?
 
+    /// Tells the test running in the calling task or thread, if any.
+    package typealias Identify = @Sendable () -> TestRun?
+
     private static let hooks = LockedState(Hooks())
 
     private struct Hooks {
-        var identify: (@Sendable () -> TestRun?)?
+        var identify: Identify?
+        /// Where each live layer stack keeps its copy of `identify`, by layer stack: a recorded
+        /// resolve reads it under the lock it takes anyway, instead of taking this one.
+        var copies: [ObjectIdentifier: LockedState<LayerStack.State>] = [:]
         var fail: (@Sendable (String) -> Bool)?
         /// Tests that own a test container and have not ended, by identity.
         var owning: [ObjectIdentifier: TestRun] = [:]
@@ -30,7 +36,23 @@ package enum RunningTests {
         hooks.withLock { hooks in
             hooks.identify = identify
             hooks.fail = fail
+            for copy in hooks.copies.values { copy.withLock { $0.identify = identify } }
         }
+    }
+
+    /// Keeps `stack`'s copy of the identification current, in `state`, from now until
+    /// ``unsubscribe(_:)``.
+    static func subscribe(_ stack: ObjectIdentifier, keepingCopyIn state: LockedState<LayerStack.State>) {
+        hooks.withLock { hooks in
+            hooks.copies[stack] = state
+            let identify = hooks.identify
+            state.withLock { $0.identify = identify }
+        }
+    }
+
+    /// Stops keeping a layer stack's copy of the identification, as it goes away.
+    static func unsubscribe(_ stack: ObjectIdentifier) {
+        hooks.withLock { _ = $0.copies.removeValue(forKey: stack) }
     }
 
     /// The test running in this task or thread, if one is known.

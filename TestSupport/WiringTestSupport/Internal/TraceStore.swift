@@ -51,10 +51,9 @@ final class TraceStore: Sendable {
     /// running; made if there is none, or if the idle one serves layers that changed since or
     /// another test. Reports what the isolation sentinel finds wrong with resolving here now.
     private func takeRecorder() -> TraceRecorder {
-        let test = RunningTests.current
         var outdated: TraceRecorder?
         var current: LayerSnapshot?
-        let (ready, findings) = layers.withSnapshot(resolvingIn: test) { snapshot, recorders -> TraceRecorder? in
+        let (ready, findings, test) = layers.withSnapshot { snapshot, recorders, test -> TraceRecorder? in
             let idle = recorders.takeIdle()
             if let idle, idle.serves(snapshot, test: test) { return idle }
             outdated = idle
