@@ -15,21 +15,21 @@ package final class Registry: UnsafeRegistryStorage {
 
     @inline(__always)
     package subscript(key: ServiceKey) -> RegistrationEntry? {
-        key.name == nil ? unnamed[UnsafeTypeTable.Key(key)]?.object : keyed[key]
+        key.name == nil ? unnamedEntry(UnsafeTypeTable.Key(key))?.object : keyedEntry(key)
     }
 
     /// The unnamed registration without runtime arguments of a type, which lives as long as
     /// this registry.
     @inline(__always)
     package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
-        unnamed[UnsafeTypeTable.Key(type: type, arguments: nil)]
+        unnamedEntry(UnsafeTypeTable.Key(type: type, arguments: nil))
     }
 
     /// The registration for `key`, which lives as long as this registry.
     @inline(__always)
     package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        if key.name == nil { return unnamed[UnsafeTypeTable.Key(key)] }
-        return keyed[key].map(UnsafeUnownedReference.init)
+        if key.name == nil { return unnamedEntry(UnsafeTypeTable.Key(key)) }
+        return keyedEntry(key).map { UnsafeUnownedReference($0) }
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.

@@ -9,9 +9,9 @@
 package class UnsafeRegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone. It does not
     /// own its entries: `keyed` does.
-    @exclusivity(unchecked) final private(set) var unnamed = UnsafeTypeTable()
+    @exclusivity(unchecked) private final var unnamed = UnsafeTypeTable()
     /// Every entry, unnamed ones included.
-    @exclusivity(unchecked) final private(set) var keyed: [ServiceKey: RegistrationEntry] = [:]
+    @exclusivity(unchecked) private final var keyed: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
     @exclusivity(unchecked) package final private(set) var order: [ServiceKey] = []
     #if DEBUG
@@ -19,6 +19,19 @@ package class UnsafeRegistryStorage {
     #endif
 
     init() {}
+
+    /// The unnamed entry for `key`, read in place: through the subclass, a read of the table
+    /// or the dictionary copies it (a retain and a release).
+    @inline(__always)
+    final func unnamedEntry(_ key: UnsafeTypeTable.Key) -> UnsafeUnownedReference<RegistrationEntry>? {
+        unnamed[key]
+    }
+
+    /// The entry for `key`, unnamed or not, read in place.
+    @inline(__always)
+    final func keyedEntry(_ key: ServiceKey) -> RegistrationEntry? {
+        keyed[key]
+    }
 
     /// Starts with the registrations of `other`, to change while readers keep `other`.
     init(copying other: UnsafeRegistryStorage) {
