@@ -27,47 +27,47 @@ struct ScopeBehaviour {
     }
 
     /// The first way in which this differs from what `scope` promises, in a sentence that says
-    /// what was expected and what happened; `nil` when it behaves as `scope` does.
+    /// what was expected and what happened; `nil` when it behaves as `scope` does. What a scope
+    /// promises is its lifetime's `Scope.Policy`, asked here as the engine asks it; a custom
+    /// scope is also renewed by resetting it (when the observation reset it).
     func mismatch(with scope: Scope, service: String) -> String? {
-        switch scope {
-        case .transient:
-            if sharedAcrossResolves {
-                return "expected \(service) to be a new instance on every resolve (.transient), but two resolves gave the same instance"
+        let policy = scope.lifetime.policy
+        guard policy.keepsInstances else {
+            // Made per resolve: shared within it (`.graph`) or not at all (`.transient`).
+            let acrossResolves = sharedAcrossResolves
+                ? "expected \(service) to be a new instance \(policy.sharedWithinResolve ? "for each resolve" : "on every resolve") (\(scope)), but two resolves gave the same instance"
+                : nil
+            if policy.sharedWithinResolve {
+                if !sharedWithinResolve {
+                    return "expected \(service) to be shared within one resolve (\(scope)), but resolving it twice inside one resolve gave two instances"
+                }
+                return acrossResolves
             }
+            if let acrossResolves { return acrossResolves }
             if sharedWithinResolve {
-                return "expected \(service) to be a new instance every time (.transient), but resolving it twice inside one resolve gave the same instance"
+                return "expected \(service) to be a new instance every time (\(scope)), but resolving it twice inside one resolve gave the same instance"
             }
-        case .graph:
-            if !sharedWithinResolve {
-                return "expected \(service) to be shared within one resolve (.graph), but resolving it twice inside one resolve gave two instances"
+            return nil
+        }
+        if !sharedAcrossResolves {
+            if policy.holdsWeakly {
+                return "expected \(service) to be shared while it is held (\(scope)), but two resolves gave different instances while the first was still held"
             }
-            if sharedAcrossResolves {
-                return "expected \(service) to be a new instance for each resolve (.graph), but two resolves gave the same instance"
-            }
-        case .container:
-            if !sharedAcrossResolves {
-                return "expected \(service) to be shared across resolves (.container), but two resolves gave different instances"
-            }
-            if !sharedWithChild {
-                return "expected a child container to share the parent's \(service) (.container), but it gave another instance"
-            }
-            if !keptWhenReleased {
-                return "expected the container to keep \(service) when nothing else holds it (.container), but it was released"
-            }
-        case .weak:
-            if !sharedAcrossResolves {
-                return "expected \(service) to be shared while it is held (.weak), but two resolves gave different instances while the first was still held"
-            }
-            if keptWhenReleased {
-                return "expected \(service) to be released when the last holder lets go (.weak), but it is still alive: the container keeps it"
-            }
-        default:
-            if !sharedAcrossResolves {
-                return "expected \(service) to be shared across resolves until the scope is reset (\(scope)), but two resolves gave different instances"
-            }
-            if renewedAfterReset == false {
-                return "expected a new \(service) after resetScope(\(scope)), but the next resolve gave the same instance"
-            }
+            let until = renewedAfterReset == nil ? "" : " until the scope is reset"
+            return "expected \(service) to be shared across resolves\(until) (\(scope)), but two resolves gave different instances"
+        }
+        if policy.holdsWeakly {
+            guard keptWhenReleased else { return nil }
+            return "expected \(service) to be released when the last holder lets go (\(scope)), but it is still alive: the container keeps it"
+        }
+        if !sharedWithChild {
+            return "expected a child container to share the parent's \(service) (\(scope)), but it gave another instance"
+        }
+        if !keptWhenReleased {
+            return "expected the container to keep \(service) when nothing else holds it (\(scope)), but it was released"
+        }
+        if renewedAfterReset == false {
+            return "expected a new \(service) after resetScope(\(scope)), but the next resolve gave the same instance"
         }
         return nil
     }
