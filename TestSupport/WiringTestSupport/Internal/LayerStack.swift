@@ -29,6 +29,9 @@ final class LayerStack: Sendable {
         var snapshot: LayerSnapshot?
         /// The revision `snapshot` describes, while no layer is bound to a task; else -1.
         var snapshotRevision = -1
+        /// The snapshots of tasks inside `withOverrides`, by their innermost bound layer: tests
+        /// running in parallel each keep theirs, instead of taking turns replacing one.
+        var boundSnapshots: [ObjectIdentifier: LayerSnapshot] = [:]
         /// Set once the test container is gone: changes are no longer counted.
         var isClosed = false
         /// The trace store's recorders. Kept under this lock too: a recorded resolution starts
@@ -158,7 +161,7 @@ final class LayerStack: Sendable {
     func withBound<Result>(_ layer: OverrideLayer, operation: () throws -> Result) rethrows -> Result {
         countBoundLayers(by: 1)
         defer {
-            countBoundLayers(by: -1)
+            unbind(layer)
             layer.dropInstances()
             provenance.forget(layer: layer.id)
         }
@@ -174,7 +177,7 @@ final class LayerStack: Sendable {
     ) async rethrows -> Result {
         countBoundLayers(by: 1)
         defer {
-            countBoundLayers(by: -1)
+            unbind(layer)
             layer.dropInstances()
             provenance.forget(layer: layer.id)
         }
@@ -185,10 +188,17 @@ final class LayerStack: Sendable {
     /// Counts a `withOverrides` layer bound to some task: only while one is, taking a snapshot
     /// reads the task's layers, which costs more than the rest of starting a resolution.
     private func countBoundLayers(by change: Int) {
-        state.withLock { state in
-            state.boundLayerCount += change
-            state.revision += 1
+        state.withLock { $0.boundLayerCount += change }
+    }
+
+    /// Unbinds `layer`, which its task is done with, and forgets the snapshot taken with it.
+    private func unbind(_ layer: OverrideLayer) {
+        let snapshot = state.withLock { state in
+            state.boundLayerCount -= 1
+            return state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer))
         }
+        // Let go of here, outside the lock.
+        withExtendedLifetime(snapshot) {}
     }
 
     /// This task's `withOverrides` layers of this stack, top first.
@@ -209,7 +219,7 @@ final class LayerStack: Sendable {
             if state.snapshotRevision == state.revision, state.boundLayerCount == 0, let snapshot = state.snapshot {
                 return snapshot
             }
-            return takeSnapshot(&state)
+            return currentSnapshot(&state)
         }
     }
 
@@ -227,14 +237,15 @@ final class LayerStack: Sendable {
         _ body: (LayerSnapshot, inout RecorderPool, TestRun?) -> Result
     ) -> (Result, [IsolationFinding], TestRun?) {
         state.withLock { state in
-            if state.snapshotRevision != state.revision || state.boundLayerCount != 0 || state.snapshot == nil {
-                _ = takeSnapshot(&state)
-            }
             // Identifying takes only leaf locks of the helper modules: safe under this one.
             let test = state.identify.flatMap { identify in RunningTests.bound ?? identify() }
             let findings = state.sentinel.isWatching ? state.sentinel.findings(resolvingIn: test, pushed: state.pushed) : []
-            // Lent in place, not bound to a constant: a copy is a retain and a release.
-            return (body(state.snapshot!, &state.recorders, test), findings, test)
+            if _fastPath(state.snapshotRevision == state.revision && state.boundLayerCount == 0 && state.snapshot != nil) {
+                // Lent in place, not bound to a constant: a copy is a retain and a release.
+                return (body(state.snapshot!, &state.recorders, test), findings, test)
+            }
+            let snapshot = currentSnapshot(&state)
+            return (body(snapshot, &state.recorders, test), findings, test)
         }
     }
 
@@ -246,17 +257,32 @@ final class LayerStack: Sendable {
     /// The current snapshot when the revision alone cannot tell: it also compares the layers
     /// bound to this task, and takes a new snapshot if they differ.
     @inline(never)
-    private func takeSnapshot(_ state: inout State) -> LayerSnapshot {
+    private func currentSnapshot(_ state: inout State) -> LayerSnapshot {
         let bound = state.boundLayerCount == 0 ? [] : boundLayers()
-        if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: bound) {
+        guard let innermost = bound.first else {
+            if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: []) {
+                state.snapshotRevision = state.revision
+                return snapshot
+            }
+            let snapshot = takeSnapshot(bound: [], &state)
+            state.snapshot = snapshot
+            state.snapshotRevision = state.revision
             return snapshot
         }
-        let snapshot = LayerSnapshot(
+        let key = ObjectIdentifier(innermost)
+        if let snapshot = state.boundSnapshots[key], snapshot.isCurrent(revision: state.revision, bound: bound) {
+            return snapshot
+        }
+        let snapshot = takeSnapshot(bound: bound, &state)
+        state.boundSnapshots[key] = snapshot
+        return snapshot
+    }
+
+    /// A new snapshot of the layers, with `bound` (this task's, top first) on top.
+    private func takeSnapshot(bound: [OverrideLayer], _ state: inout State) -> LayerSnapshot {
+        LayerSnapshot(
             layers: bound + state.pushed.reversed() + [root], bound: bound, base: base,
             fakes: fakes.registry, revision: state.revision, provenance: provenance)
-        state.snapshot = snapshot
-        state.snapshotRevision = bound.isEmpty ? state.revision : -1
-        return snapshot
     }
 
     // MARK: Looking up

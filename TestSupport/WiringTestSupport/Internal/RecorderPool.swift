@@ -21,9 +21,15 @@ struct RecorderPool {
     /// needs nothing else; `nil` once one needs more.
     private var madeOnlyByFinished: Int? = 0
 
-    /// An idle recorder, if there is one.
-    mutating func takeIdle() -> TraceRecorder? {
-        idle.popLast()
+    /// The idle recorder that `serves` accepts, the last given back first; else the one given
+    /// back longest ago, for its caller to replace (it serves layers that changed, or a task in
+    /// `withOverrides` that may have ended); `nil` when none is idle. Tasks in `withOverrides`
+    /// in parallel each find their own recorder this way.
+    mutating func takeIdle(serving serves: (TraceRecorder) -> Bool) -> TraceRecorder? {
+        guard let last = idle.last else { return nil }
+        if serves(last) { return idle.removeLast() }
+        if let index = idle.lastIndex(where: serves) { return idle.remove(at: index) }
+        return idle.removeFirst()
     }
 
     /// Takes back the recorder of a finished resolution: until its steps are read, unless it

@@ -54,7 +54,7 @@ final class TraceStore: Sendable {
         var outdated: TraceRecorder?
         var current: LayerSnapshot?
         let (ready, findings, test) = layers.withSnapshot { snapshot, recorders, test -> TraceRecorder? in
-            let idle = recorders.takeIdle()
+            let idle = recorders.takeIdle { $0.serves(snapshot, test: test) }
             if let idle, idle.serves(snapshot, test: test) { return idle }
             outdated = idle
             // Handed out (and retained) only when a new recorder needs it.
