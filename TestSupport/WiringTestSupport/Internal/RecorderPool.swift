@@ -21,15 +21,27 @@ struct RecorderPool {
     /// needs nothing else; `nil` once one needs more.
     private var madeOnlyByFinished: Int? = 0
 
-    /// The idle recorder that `serves` accepts, the last given back first; else the one given
-    /// back longest ago, for its caller to replace (it serves layers that changed, or a task in
-    /// `withOverrides` that may have ended); `nil` when none is idle. Tasks in `withOverrides`
-    /// in parallel each find their own recorder this way.
-    mutating func takeIdle(serving serves: (TraceRecorder) -> Bool) -> TraceRecorder? {
-        guard let last = idle.last else { return nil }
-        if serves(last) { return idle.removeLast() }
-        if let index = idle.lastIndex(where: serves) { return idle.remove(at: index) }
-        return idle.removeFirst()
+    /// The idle recorder given back last, if any.
+    mutating func takeIdle() -> TraceRecorder? {
+        idle.popLast()
+    }
+
+    /// When the one given back last serves other layers: gives it back, and takes the idle
+    /// recorder that `serves` accepts; else the one given back longest ago, for the caller to
+    /// replace (it serves layers that changed, or a task in `withOverrides` that may have
+    /// ended). Tasks in `withOverrides` in parallel each find their own recorder this way.
+    @inline(never)
+    mutating func takeIdle(
+        insteadOf other: TraceRecorder, serving serves: (TraceRecorder) -> Bool
+    ) -> (recorder: TraceRecorder, serves: Bool) {
+        if let index = idle.lastIndex(where: serves) {
+            let found = idle.remove(at: index)
+            idle.append(other)
+            return (found, true)
+        }
+        guard !idle.isEmpty else { return (other, false) }
+        idle.append(other)
+        return (idle.removeFirst(), false)
     }
 
     /// Takes back the recorder of a finished resolution: until its steps are read, unless it

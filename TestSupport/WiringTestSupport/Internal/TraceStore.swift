@@ -54,9 +54,14 @@ final class TraceStore: Sendable {
         var outdated: TraceRecorder?
         var current: LayerSnapshot?
         let (ready, findings, test) = layers.withSnapshot { snapshot, recorders, test -> TraceRecorder? in
-            let idle = recorders.takeIdle { $0.serves(snapshot, test: test) }
-            if let idle, idle.serves(snapshot, test: test) { return idle }
-            outdated = idle
+            guard let idle = recorders.takeIdle() else {
+                current = snapshot
+                return nil
+            }
+            if _fastPath(idle.serves(snapshot, test: test)) { return idle }
+            let other = recorders.takeIdle(insteadOf: idle) { $0.serves(snapshot, test: test) }
+            if other.serves { return other.recorder }
+            outdated = other.recorder
             // Handed out (and retained) only when a new recorder needs it.
             current = snapshot
             return nil
