@@ -47,6 +47,41 @@ public func assertWiringSnapshot(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples, at: site)
 }
 
+/// Compares the wiring manifest of an app's container with a text snapshot, as the test
+/// container form does: the container is wrapped in a `TestContainer` and not modified.
+///
+/// ```swift
+/// assertWiringSnapshot(makeAppContainer(), named: "app")
+/// ```
+/// - Parameters:
+///   - container: The container whose wiring to keep, with its parents.
+///   - name: Tells the snapshots of one test apart.
+///   - snapshotDirectory: The folder to keep the snapshot in, instead of the one beside the test.
+///   - record: Writes the snapshot again, and fails, so that recording is never left on by accident.
+///   - samples: Sample runtime arguments, for registrations that take some.
+///   - testName: The test's name, part of the file name; the calling function's by default.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
+public func assertWiringSnapshot(
+    _ container: Container,
+    named name: String,
+    snapshotDirectory: String? = nil,
+    record: Bool = false,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    testName: String = #function,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    checkWiringSnapshot(
+        TestContainer(base: container), named: name, snapshotDirectory: snapshotDirectory, record: record,
+        samples: samples, at: site)
+}
+
 /// - Parameter environment: Where `WIRING_RECORD_SNAPSHOTS` and `CI` are read from.
 package func checkWiringSnapshot(
     _ test: TestContainer, named name: String, snapshotDirectory: String?, record: Bool,

@@ -152,3 +152,19 @@ public func assertWiringSnapshot(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples,
         at: CallSite(sourceLocation, function: testName))
 }
+
+/// Compares the wiring manifest of an app's container with its text snapshot, failing the
+/// running test at `sourceLocation` with a line diff when they differ.
+public func assertWiringSnapshot(
+    _ container: Container,
+    named name: String,
+    snapshotDirectory: String? = nil,
+    record: Bool = false,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    testName: String = #function,
+    sourceLocation: SourceLocation
+) {
+    checkWiringSnapshot(
+        TestContainer(base: container), named: name, snapshotDirectory: snapshotDirectory, record: record,
+        samples: samples, at: CallSite(sourceLocation, function: testName))
+}

@@ -114,6 +114,21 @@ private let appManifest = """
         #expect(FileManager.default.fileExists(atPath: directory.path + "/aSnapshotDirectoryOfYourChoice.app.wiring.txt"))
     }
 
+    @Test func anAppContainerIsSnapshottedThroughATestContainerItLeavesUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let container = makeAppContainer()
+        let failures = expectFailures {
+            assertWiringSnapshot(container, named: "app", snapshotDirectory: directory.path, record: true)
+        }
+        #expect(failures.count == 1)
+        let file = directory.path + "/anAppContainerIsSnapshottedThroughATestContainerItLeavesUntouched.app.wiring.txt"
+        #expect(try String(contentsOfFile: file, encoding: .utf8)
+            == TestContainer(base: container).wiringManifest().render() + "\n")
+        assertWiringSnapshot(container, named: "app", snapshotDirectory: directory.path)
+        let location = SourceLocation(fileID: "App/WiringTests.swift", filePath: "/App/WiringTests.swift", line: 3, column: 1)
+        assertWiringSnapshot(container, named: "app", snapshotDirectory: directory.path, sourceLocation: location)
+    }
+
     @Test func aTraceSnapshotOfTheSameNameIsAnotherFile() throws {
         let directory = try TemporaryDirectory()
         let test = TestContainer(base: makeAppContainer())
