@@ -6,7 +6,7 @@
 /// synchronous resolution only on the thread whose `ResolutionThread` slot holds it, an async
 /// one only in the task that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it
 /// lends itself to while that task waits. Debug builds check it on every step
-/// (`checkExclusiveUse()`, called from `Resolution.enter`).
+/// (`Resolution.isUsedByItsOwner`, asserted in `Resolution.enter`).
 package class UnsafeResolutionState {
     /// The source of the running call; its caller keeps it alive. Once the call is over, a
     /// resolver that escaped reaches the source through `Resolution.escape` instead.

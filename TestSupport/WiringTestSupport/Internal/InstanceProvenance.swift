@@ -43,11 +43,6 @@ final class InstanceProvenance: Sendable {
         table.withLock { table in table = table.filter { $0.key.layer != layer } }
     }
 
-    /// Forgets what the instance of `entry` in any layer was made with.
-    func forget(entryIDs: Set<Int>) {
-        table.withLock { table in table = table.filter { !entryIDs.contains($0.key.entry) } }
-    }
-
     /// Remembers what the kept instances made by the resolution `log` recorded were made with:
     /// every key resolved below each, and what the cached instances among those were made with
     /// in turn. The resolution began with `snapshot`, whose top layer keeps what it made.
