@@ -26,8 +26,14 @@ let package = Package(
         // What the test targets share: the app graph they test, and running a case that could
         // crash in a child process.
         .target(name: "WiringTestHelpers", dependencies: ["Wiring"], path: "Tests/WiringTestHelpers"),
+        // The kept-instance races the README promises are made once: run by a test and by the
+        // `wiring-stress` executable that CI runs in debug and in release.
+        .target(name: "WiringStress", dependencies: ["Wiring", "WiringTestSupport"], path: "Tests/WiringStress"),
+        .executableTarget(name: "wiring-stress", dependencies: ["WiringStress"], path: "Tests/WiringStressRunner"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring", "WiringTestHelpers"]),
-        .testTarget(name: "WiringTestSupportTests", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"]),
+        .testTarget(
+            name: "WiringTestSupportTests",
+            dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers", "WiringStress"]),
         .testTarget(
             name: "WiringXCTestTests", dependencies: ["WiringXCTest", "WiringTestHelpers"], exclude: ["__Snapshots__"]),
         .testTarget(

@@ -80,21 +80,28 @@ public struct AsyncResolver: Sendable {
     private let resolution: Resolution?
     /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
     private let turn: Int
-    /// The registrations being resolved when the factory got this resolver, top first.
-    private let ancestors: [RegistrationEntry]
+    /// The registrations being resolved when the factory got this resolver, top first, until
+    /// the factory returns: an instance may keep its resolver, and the entries keep their
+    /// instances, so holding them longer would keep the instance alive after its container.
+    private let ancestors: FactoryAncestors?
 
     package init(source: any ResolutionSource) {
         self.source = source
         self.resolution = nil
         self.turn = 0
-        self.ancestors = []
+        self.ancestors = nil
     }
 
     init(resolution: Resolution, turn: Int) {
         self.source = nil
         self.resolution = resolution
         self.turn = turn
-        self.ancestors = resolution.pathEntries
+        self.ancestors = FactoryAncestors(resolution.pathEntries)
+    }
+
+    /// Lets go of the factory's ancestors once it returned; see `ancestors`.
+    func factoryReturned() {
+        ancestors?.entries.withLock { $0 = [] }
     }
 
     /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
@@ -129,7 +136,7 @@ public struct AsyncResolver: Sendable {
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
                 var concurrent = Resolution(source: resolution.source)
-                concurrent.continuePath(ancestors)
+                concurrent.continuePath(ancestors?.entries.withLock { $0 } ?? [])
                 defer { Resolution.finish(&concurrent) }
                 return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
             case .finished:
@@ -161,6 +168,15 @@ public struct AsyncResolver: Sendable {
         let path: [RegistrationEntry]
         /// Who claims kept instances for its resolution.
         let owner: ObjectIdentifier
+    }
+}
+
+/// The registrations being resolved when an async factory started, while it runs.
+final class FactoryAncestors: Sendable {
+    let entries: LockedState<[RegistrationEntry]>
+
+    init(_ entries: [RegistrationEntry]) {
+        self.entries = LockedState(entries)
     }
 }
 
@@ -233,7 +249,7 @@ extension Resolution {
                     // An async call does not start again: it reports the cycle between the tasks.
                     throw cycle.error
                 }
-                if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: Service.self) {
+                if let instance = try instance(publishedBefore: claim, of: entry, in: cache, as: Service.self) {
                     return (instance, .cached)
                 }
             } while claim == .waited
@@ -259,8 +275,10 @@ extension Resolution {
             case .async(let factory):
                 // The factory's calls take the next turn, while this call waits for it.
                 let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
+                let resolver = AsyncResolver(resolution: self, turn: turn + 1)
+                defer { resolver.factoryReturned() }
                 return try await AsyncResolver.$runningFactory.withValue(running) {
-                    try await factory(AsyncResolver(resolution: self, turn: turn + 1))
+                    try await factory(resolver)
                 }
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)

@@ -18,8 +18,10 @@ public struct Provider<Service>: Sendable, ImplicitlyResolvable {
         self.name = name
     }
 
+    /// Called after the resolve that injected it, a provider makes a new resolve each time, as
+    /// Swinject's does: it does not start from that resolve's `.graph` objects (a `Lazy` does).
     package static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Provider {
-        Provider(WeakSource(source, graph: graph), name: name)
+        Provider(WeakSource(source, graph: nil), name: name)
     }
 
     /// Resolves the service.

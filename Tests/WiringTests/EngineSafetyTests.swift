@@ -215,7 +215,7 @@ struct EngineSafetyTests {
         #expect(try pair.first.value === pair.direct, "a Lazy keeps what it resolved")
     }
 
-    @Test func lazyAndProviderUsedAfterTheResolveGiveTheGraphsInstanceWhileItLives() throws {
+    @Test func aLazyUsedAfterTheResolveGivesTheGraphsInstanceWhileItLivesAProviderANewOne() throws {
         final class Owner: @unchecked Sendable {
             let leaf: Leaf
             let first: Lazy<Leaf>
@@ -236,7 +236,7 @@ struct EngineSafetyTests {
         let owner = try container.resolve(Owner.self)
         #expect(try owner.first.value === owner.leaf)
         #expect(try owner.second.value === owner.leaf)
-        #expect(try owner.provider() === owner.leaf)
+        #expect(try owner.provider() !== owner.leaf, "a provider called later makes a new resolve, as in Swinject")
 
         // Where the graph made none, each call is a resolve of its own.
         final class Alone: @unchecked Sendable {
@@ -336,4 +336,97 @@ struct EngineSafetyTests {
 private struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// What a factory receives keeps nothing alive beyond its container.
+@Suite("Lifetimes of what a factory receives")
+struct FactoryLifetimeTests {
+    final class KeepsResolver {
+        let resolver: any Resolver
+        init(_ resolver: any Resolver) { self.resolver = resolver }
+    }
+
+    final class KeepsProviderAndLazy {
+        let provider: Provider<Leaf>
+        let lazy: Lazy<Leaf>
+        init(provider: Provider<Leaf>, lazy: Lazy<Leaf>) {
+            self.provider = provider
+            self.lazy = lazy
+        }
+    }
+
+    final class KeepsAsyncResolver: @unchecked Sendable {
+        let resolver: AsyncResolver
+        init(_ resolver: AsyncResolver) { self.resolver = resolver }
+    }
+
+    /// Resolves `Kept` from a container made inside, and gives weak references to both.
+    private func released<Kept: AnyObject>(
+        _ register: (Container) -> Void, resolve: (Container) throws -> Kept
+    ) throws -> (container: Bool, instance: Bool) {
+        weak var weakContainer: Container?
+        weak var weakInstance: Kept?
+        try {
+            let container = Container()
+            container.register(Leaf.self) { _ in Leaf() }
+            register(container)
+            let instance = try resolve(container)
+            weakContainer = container
+            weakInstance = instance
+        }()
+        return (weakContainer == nil, weakInstance == nil)
+    }
+
+    @Test(arguments: [Scope.container, .graph, .transient, Scope("session")])
+    func aSingletonThatKeepsItsResolverDoesNotOutliveItsContainer(_ scope: Scope) throws {
+        let freed = try released({ $0.register(KeepsResolver.self) { r in KeepsResolver(r) }.scope(scope) }) {
+            try $0.resolve(KeepsResolver.self)
+        }
+        #expect(freed.container, "the container is freed")
+        #expect(freed.instance, "the instance that kept its resolver is freed with the container")
+    }
+
+    @Test func aSingletonThatKeepsAProviderAndALazyDoesNotOutliveItsContainer() throws {
+        let freed = try released({
+            $0.register(KeepsProviderAndLazy.self) { r in try KeepsProviderAndLazy(provider: r.resolve(), lazy: r.resolve()) }
+                .scope(.container)
+        }) { try $0.resolve(KeepsProviderAndLazy.self) }
+        #expect(freed.container)
+        #expect(freed.instance)
+    }
+
+    @Test func aDependencyThatKeepsTheResolverDoesNotKeepItsSingletonAlive() throws {
+        final class Root {
+            let keeper: KeepsResolver
+            init(keeper: KeepsResolver) { self.keeper = keeper }
+        }
+        let freed = try released({
+            $0.register(KeepsResolver.self) { r in KeepsResolver(r) }
+            $0.register(Root.self) { r in try Root(keeper: r.resolve()) }.scope(.container)
+        }) { try $0.resolve(Root.self) }
+        #expect(freed.container)
+        #expect(freed.instance)
+    }
+
+    @Test func anAsyncSingletonThatKeepsItsResolverDoesNotOutliveItsContainer() async throws {
+        weak var weakContainer: Container?
+        weak var weakInstance: KeepsAsyncResolver?
+        try await {
+            let container = Container()
+            container.registerAsync(KeepsAsyncResolver.self) { r in KeepsAsyncResolver(r) }.scope(.container)
+            let instance = try await container.async.resolve(KeepsAsyncResolver.self)
+            weakContainer = container
+            weakInstance = instance
+        }()
+        #expect(weakContainer == nil)
+        #expect(weakInstance == nil)
+    }
+
+    @Test func aKeptResolverStillResolvesWhileItsContainerLives() throws {
+        let container = Container()
+        container.register(Leaf.self) { _ in Leaf() }.scope(.container)
+        container.register(KeepsResolver.self) { r in KeepsResolver(r) }.scope(.container)
+        let keeper = try container.resolve(KeepsResolver.self)
+        #expect(try keeper.resolver.resolve(Leaf.self) === container.resolve(Leaf.self))
+    }
 }

@@ -570,3 +570,60 @@ struct ResetOneTypeTests {
         #expect(try container.resolve(Hound.self) === hound)
     }
 }
+
+/// Swinject's `Provider` makes a new resolve on every call; its `Lazy` gives the graph's own
+/// instance (Swinject's ProviderSpec and LazySpec).
+@Suite("Swinject parity: Provider and Lazy after the resolve")
+struct SwinjectProviderParityTests {
+    final class Employer {}
+    final class Employee {
+        let employer: Employer
+        init(employer: Employer) { self.employer = employer }
+    }
+    final class Manager: @unchecked Sendable {
+        let employer: Employer
+        let makeEmployee: Provider<Employee>
+        let lazyEmployer: Lazy<Employer>
+        init(employer: Employer, makeEmployee: Provider<Employee>, lazyEmployer: Lazy<Employer>) {
+            self.employer = employer
+            self.makeEmployee = makeEmployee
+            self.lazyEmployer = lazyEmployer
+        }
+    }
+
+    private func container() -> Container {
+        let container = Container()
+        container.register(Employer.self) { _ in Employer() }   // .graph
+        container.register(Employee.self) { r in try Employee(employer: r.resolve()) }
+        container.register(Manager.self) { r in
+            try Manager(employer: r.resolve(), makeEmployee: r.resolve(), lazyEmployer: r.resolve())
+        }
+        return container
+    }
+
+    @Test func aProviderMakesANewGraphOnEveryCall() throws {
+        let container = container()
+        let manager = try container.resolve(Manager.self)
+        let first = try manager.makeEmployee()
+        let second = try manager.makeEmployee()
+        #expect(first !== second)
+        #expect(first.employer !== manager.employer, "an employee made by a provider does not point at the outer graph's employer")
+        #expect(first.employer !== second.employer, "a .graph service is new on each call")
+    }
+
+    @Test func aLazyGivesTheGraphsOwnInstance() throws {
+        let container = container()
+        let manager = try container.resolve(Manager.self)
+        #expect(try manager.lazyEmployer.value === manager.employer)
+    }
+
+    @Test func aProviderCalledWhileItsOwnResolveRunsIsStillACycle() throws {
+        final class Loop: @unchecked Sendable {
+            init(provider: Provider<Loop>) throws { _ = try provider() }
+        }
+        let container = Container()
+        container.register(Loop.self) { r in try Loop(provider: r.resolve()) }
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Loop.self) }
+        #expect(error.identifier == "circular-dependency")
+    }
+}

@@ -81,7 +81,11 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         return source
     }
 
-    /// Marks the call over for resolvers that escaped it: they hold the source weakly from now on.
+    /// Marks the call over for resolvers that escaped it: they hold the source weakly from now on,
+    /// and nothing else. An instance that keeps its resolver keeps this resolution, so what the
+    /// call held (registries, whose entries keep their instances; `.graph` and kept instances;
+    /// the observer) is let go here: kept, it would keep the container's registrations, and
+    /// that instance itself, alive after the container.
     func endForEscapedResolvers() {
         fillSharedGraph()
         let source = borrowedSource.value
@@ -89,6 +93,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
             escape.hasEnded = true
             escape.source = source
         }
+        reset()
+        observe(owning: nil)
     }
 
     // MARK: Async turns

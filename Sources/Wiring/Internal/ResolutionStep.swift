@@ -133,7 +133,7 @@ extension Resolution {
             } catch let cycle as Creations.WaitCycle {
                 throw backOff(cycle)
             }
-            if claim == .waited, let instance = try keptInstance(in: cache, for: entry, as: serviceType) {
+            if let instance = try instance(publishedBefore: claim, of: entry, in: cache, as: serviceType) {
                 outcome = .cached
                 return instance
             }
@@ -206,6 +206,25 @@ extension Resolution {
         return made
     }
 
+    /// The instance another resolution published while this one was not yet holding the claim
+    /// to make it: it may have published between this resolution's first look in the store and
+    /// its claim, or while this one waited. A claim taken is given back when it finds one.
+    func instance<Service>(
+        publishedBefore claim: Creations.Claim, of entry: RegistrationEntry, in cache: any InstanceCache,
+        as serviceType: Service.Type
+    ) throws -> Service? {
+        guard claim != .alreadyMine else { return nil }
+        let instance: Service?
+        do {
+            instance = try keptInstance(in: cache, for: entry, as: serviceType)
+        } catch {
+            if claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
+            throw error
+        }
+        if instance != nil, claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
+        return instance
+    }
+
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
     func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
         if backedOff == nil { backedOff = cycle }
@@ -232,8 +251,10 @@ extension Resolution {
         if let box = box as? UnsafeInstanceBox { return box.value(as: Service.self) }
         guard let object = (box as? WeakInstanceBox)?.object else { return nil }
         guard let instance = object as? Service else {
+            // Asked before the step entered the path, or after (while claiming): the key once.
+            let entered = steps.last === entry
             throw ResolutionError(
-                key: entry.key, path: path + [entry.key],
+                key: entry.key, path: entered ? path : path + [entry.key],
                 reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
         }
         return instance
