@@ -56,10 +56,12 @@ package enum RegistrationSuggestion: Equatable, Sendable {
         let sameName = keys.allSatisfy { $0.name == key.name }
         let subject = sameName ? key.withoutArguments.description : key.typeDescription
         // Each argument list once, in registration order: `(String)`, or `no runtime arguments`.
+        // A set remembers which are shown, as a type can have many registrations.
         var lists: [String] = []
+        var shown: Set<String> = []
         for registered in keys {
             let list = registered.takesArguments ? Self.describeArguments(of: registered) : "no runtime arguments"
-            if !lists.contains(list) { lists.append(list) }
+            if shown.insert(list).inserted { lists.append(list) }
         }
         if let first = lists.firstIndex(where: { $0.hasPrefix("(") }) {
             lists[first] = "the runtime arguments " + lists[first]
@@ -85,49 +87,113 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     /// How many edits a registered name may be from the one asked for and still be suggested:
     /// one for names of up to five characters, two for longer ones.
     package static func maximumDistance(for name: String) -> Int {
-        min(2, max(1, name.count / 3))
+        maximumDistance(forLength: name.count)
     }
+
+    private static func maximumDistance(forLength length: Int) -> Int {
+        min(2, max(1, length / 3))
+    }
+
+    /// The most characters of each name that ``editDistance(_:_:atMost:)`` weighs edit by edit,
+    /// once the start and end both names share are set aside.
+    ///
+    /// Why a cap as well as the band: the band keeps the table linear in the length of the
+    /// names, the cap keeps it small whatever their length, so a long name costs no more than
+    /// a scan past what it shares with the one asked for. Names this long are generated
+    /// (paths, identifiers, encoded data) rather than typed; a slip in one still changes a few
+    /// neighbouring characters, which stay within the cap and are still suggested, and only
+    /// edits further apart than this go unsuggested. Comparing only a prefix instead would
+    /// suggest names that differ after it, which are not one typo away.
+    package static let comparedCharacters = 128
 
     /// The name among `names` closest to `asked`, if one is close enough; ties go to the first in
     /// alphabetical order. A name that shares no character position with `asked` (as far apart
     /// as its length) is never close.
+    ///
+    /// Linear in the characters of `asked` and `names`: a name whose length alone puts it too
+    /// far away is set aside after counting it, and ``editDistance(_:_:atMost:)`` is linear.
     package static func closestName(to asked: String, among names: [String]) -> String? {
-        let limit = maximumDistance(for: asked)
+        let askedCharacters = Array(asked)
+        let limit = maximumDistance(forLength: askedCharacters.count)
         var best: (name: String, distance: Int)?
         for name in Set(names) where name != asked {
-            let distance = editDistance(asked, name)
-            guard distance <= limit, distance < max(asked.count, name.count) else { continue }
+            let length = name.count
+            guard abs(length - askedCharacters.count) <= limit,
+                let distance = editDistance(askedCharacters[...], Array(name)[...], atMost: limit),
+                distance < max(askedCharacters.count, length)
+            else { continue }
             if let current = best, (current.distance, current.name) <= (distance, name) { continue }
             best = (name, distance)
         }
         return best?.name
     }
 
-    /// The optimal string alignment distance between two strings, by characters: the fewest
+    /// The optimal string alignment distance between two strings, by characters (the fewest
     /// insertions, deletions, substitutions and swaps of two neighbouring characters that turn
-    /// one into the other, no character being edited twice.
-    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs)
-        let b = Array(rhs)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
+    /// one into the other, no character being edited twice) when it is at most `limit`; `nil`
+    /// when it is more, or when what differs spans more than ``comparedCharacters`` characters.
+    ///
+    /// Takes time linear in the length of the strings times `limit`, so that no name, however
+    /// long, holds up the error that suggests it.
+    /// - Parameters:
+    ///   - lhs: One string.
+    ///   - rhs: The other.
+    ///   - limit: The largest distance worth knowing; a suggestion allows at most two.
+    package static func editDistance(_ lhs: String, _ rhs: String, atMost limit: Int) -> Int? {
+        // Counting first spares the arrays of strings too different in length to be close.
+        guard abs(lhs.count - rhs.count) <= limit else { return nil }
+        return editDistance(Array(lhs)[...], Array(rhs)[...], atMost: limit)
+    }
+
+    private static func editDistance(
+        _ lhs: ArraySlice<Character>, _ rhs: ArraySlice<Character>, atMost limit: Int
+    ) -> Int? {
+        guard limit >= 0, abs(lhs.count - rhs.count) <= limit else { return nil }
+        // Some optimal alignment leaves alone what both strings start and end with, swaps
+        // included, so only the middle between them goes in the table: what the cap bounds.
+        var a = lhs
+        var b = rhs
+        let start = zip(a, b).prefix { $0 == $1 }.count
+        a = a.dropFirst(start)
+        b = b.dropFirst(start)
+        let end = zip(a.reversed(), b.reversed()).prefix { $0 == $1 }.count
+        a = a.dropLast(end)
+        b = b.dropLast(end)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        guard max(a.count, b.count) <= comparedCharacters else { return nil }
+        let x = Array(a)
+        let y = Array(b)
+        // A cell more than `limit` from the diagonal holds a distance over `limit`, so each row
+        // is worked out only within `limit` of it; `beyond` stands for any distance over `limit`,
+        // which is all the cells just outside that band need to say.
+        let beyond = limit + 1
         // Three rows of the distance table: the one before last, the last and the current one.
-        var beforeLast = [Int](repeating: 0, count: b.count + 1)
-        var last = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = a[i - 1] == b[j - 1] ? 0 : 1
+        var beforeLast = [Int](repeating: beyond, count: y.count + 1)
+        var last = (0...y.count).map { min($0, beyond) }
+        var current = [Int](repeating: beyond, count: y.count + 1)
+        // The lengths differ by at most `limit`, so every row has cells within the band.
+        for i in 1...x.count {
+            let low = max(1, i - limit)
+            let high = min(y.count, i + limit)
+            current[low - 1] = low == 1 ? min(i, beyond) : beyond
+            var rowMinimum = current[low - 1]
+            for j in low...high {
+                let substitution = x[i - 1] == y[j - 1] ? 0 : 1
                 var distance = min(last[j] + 1, current[j - 1] + 1, last[j - 1] + substitution)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
                     distance = min(distance, beforeLast[j - 2] + 1)
                 }
-                current[j] = distance
+                current[j] = min(distance, beyond)
+                rowMinimum = min(rowMinimum, current[j])
             }
+            if high < y.count { current[high + 1] = beyond }
+            // No row has a smaller distance than the one before it, so once all of one are
+            // beyond the limit, the last is too.
+            guard rowMinimum <= limit else { return nil }
             (beforeLast, last, current) = (last, current, beforeLast)
         }
-        return last[b.count]
+        let distance = last[y.count]
+        return distance <= limit ? distance : nil
     }
 }
 

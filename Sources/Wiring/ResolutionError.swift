@@ -142,10 +142,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         if let site { lines.append("  registered at: \(site)") }
         if case .notRegistered(let nearMisses) = reason, !nearMisses.isEmpty {
             lines.append("  registered for \(key.typeDescription):")
-            let width = nearMisses.map(\.key.description.count).max() ?? 0
-            for miss in nearMisses {
-                let padded = miss.key.description.padding(toLength: width)
-                lines.append("    \(padded)  at \(miss.site)")
+            // Described once each: a key with a long name costs its length every time.
+            let described = nearMisses.map { (key: $0.key.description, site: $0.site) }
+            let width = described.map(\.key.count).max() ?? 0
+            for miss in described {
+                lines.append("    \(miss.key.padding(toLength: width))  at \(miss.site)")
             }
         }
         lines.append("  fix: \(fix)")

@@ -198,12 +198,13 @@ struct SuggestionTests {
     // MARK: Edit distance
 
     @Test func editDistanceCountsInsertionsDeletionsSubstitutionsAndSwaps() {
-        #expect(RegistrationSuggestion.editDistance("consle", "console") == 1)
-        #expect(RegistrationSuggestion.editDistance("fiel", "file") == 1)
-        #expect(RegistrationSuggestion.editDistance("replica", "replcia") == 1)
-        #expect(RegistrationSuggestion.editDistance("kitten", "sitting") == 3)
-        #expect(RegistrationSuggestion.editDistance("", "abc") == 3)
-        #expect(RegistrationSuggestion.editDistance("same", "same") == 0)
+        #expect(RegistrationSuggestion.editDistance("consle", "console", atMost: 2) == 1)
+        #expect(RegistrationSuggestion.editDistance("fiel", "file", atMost: 2) == 1)
+        #expect(RegistrationSuggestion.editDistance("replica", "replcia", atMost: 2) == 1)
+        #expect(RegistrationSuggestion.editDistance("kitten", "sitting", atMost: 3) == 3)
+        #expect(RegistrationSuggestion.editDistance("kitten", "sitting", atMost: 2) == nil)
+        #expect(RegistrationSuggestion.editDistance("", "abc", atMost: 3) == 3)
+        #expect(RegistrationSuggestion.editDistance("same", "same", atMost: 0) == 0)
     }
 
     @Test func shortNamesAllowOneEditLongerOnesTwo() {
@@ -213,5 +214,126 @@ struct SuggestionTests {
         #expect(RegistrationSuggestion.closestName(to: "primray", among: ["primary", "replica"]) == "primary")
         #expect(RegistrationSuggestion.closestName(to: "a", among: ["b"]) == nil)
         #expect(RegistrationSuggestion.closestName(to: "file", among: ["fold"]) == nil)
+    }
+
+    // MARK: Bounds
+
+    @Test func aHugeNameThatIsNotRegisteredFailsQuicklyBesideAThousandLongNames() throws {
+        let container = Container()
+        let names = (0..<1_000).map(longName)
+        for name in names { container.register(Cat.self, name: name) { _ in Cat() } }
+        // Near a registered name, as a generated key gone wrong would be, so that nothing but
+        // its length tells it apart.
+        let asked = names[500] + String(repeating: "x", count: 99_800)
+        #expect(asked.count == 100_000)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Cat.self, name: asked) }
+        let description = error.description
+        let elapsed = clock.now - start
+
+        #expect(error.identifier == "not-registered")
+        #expect(description.hasPrefix("error: no registration for Cat (name: \"\(names[500])x"))
+        #expect(!error.fix.contains("did you mean"))
+        // Generous: it takes milliseconds, and before the bound it took over ten minutes.
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func aTypoInALongNameIsStillSuggestedBesideAThousandLongNames() throws {
+        let container = Container()
+        let names = (0..<1_000).map(longName)
+        for name in names { container.register(Cat.self, name: name) { _ in Cat() } }
+        var typo = Array(names[500])
+        typo.swapAt(150, 151)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Cat.self, name: String(typo)) }
+        let fix = error.fix
+        let elapsed = clock.now - start
+
+        #expect(fix.hasPrefix("did you mean \(names[500].swiftLiteral)? If not, "))
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func boundedDistanceMatchesTheFullTableWithinTheBoundAndSaysBeyondOtherwise() {
+        var random = SplitMix64(seed: 0x5EED)
+        for _ in 0..<5_000 {
+            // Few letters, so that repeats, shared starts and ends and swaps are common.
+            let lhs = random.string(maxLength: 9, alphabet: "abc")
+            let rhs = random.string(maxLength: 9, alphabet: "abc")
+            let limit = Int(random.next() % 5)
+            let full = fullEditDistance(lhs, rhs)
+            let bounded = RegistrationSuggestion.editDistance(lhs, rhs, atMost: limit)
+            #expect(bounded == (full <= limit ? full : nil), "\(lhs) \(rhs) within \(limit): full \(full)")
+        }
+    }
+
+    @Test func longNamesAreComparedOnlyWhereTheyDiffer() {
+        let long = String(repeating: "abcdefghij", count: 10_000)
+        var typo = Array(long)
+        typo[50_000] = "z"
+        typo.swapAt(50_010, 50_011)
+        #expect(RegistrationSuggestion.editDistance(long, String(typo), atMost: 2) == 2)
+        #expect(RegistrationSuggestion.editDistance(long, String(typo), atMost: 1) == nil)
+        #expect(RegistrationSuggestion.editDistance(long, long + "k", atMost: 1) == 1)
+        #expect(RegistrationSuggestion.editDistance(long, long + "kkk", atMost: 2) == nil)
+
+        // Two edits further apart than the cap are not a slip, so they are not weighed.
+        let cap = RegistrationSuggestion.comparedCharacters
+        var apart = Array(long)
+        apart[1_000] = "z"
+        apart[1_000 + cap] = "z"
+        #expect(RegistrationSuggestion.editDistance(long, String(apart), atMost: 2) == nil)
+        apart[1_000 + cap] = long[long.index(long.startIndex, offsetBy: 1_000 + cap)]
+        apart[1_000 + cap - 2] = "z"
+        #expect(RegistrationSuggestion.editDistance(long, String(apart), atMost: 2) == 2)
+    }
+}
+
+/// A 200-character name, distinct for each number and alike everywhere else.
+private func longName(_ number: Int) -> String {
+    let prefix = "cat-\(number)-"
+    return prefix + String(String(repeating: "abcdefghij", count: 20).prefix(200 - prefix.count))
+}
+
+/// The whole optimal string alignment table, with no bound: what the bounded distance must agree with.
+private func fullEditDistance(_ lhs: String, _ rhs: String) -> Int {
+    let a = Array(lhs)
+    let b = Array(rhs)
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in stride(from: 1, through: a.count, by: 1) {
+        for j in stride(from: 1, through: b.count, by: 1) {
+            let substitution = a[i - 1] == b[j - 1] ? 0 : 1
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + substitution)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return table[a.count][b.count]
+}
+
+/// A seeded generator, so that a failing pair is the same on every run.
+private struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func string(maxLength: Int, alphabet: String) -> String {
+        let letters = Array(alphabet)
+        let length = Int(next() % UInt64(maxLength + 1))
+        return String((0..<length).map { _ in letters[Int(next() % UInt64(letters.count))] })
     }
 }
