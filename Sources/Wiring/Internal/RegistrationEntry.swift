@@ -21,7 +21,8 @@ package class RegistrationEntry: @unchecked Sendable {
     package let site: RegistrationSite
     package let options: Options
     // Read on every resolution; kept apart so reading them copies no strings or arrays.
-    package let lifetime: Scope.Lifetime
+    /// What this registration's scope does with its instances; the step asks it, never the lifetime.
+    package let policy: Scope.Policy
     package let hasHooks: Bool
     /// The registered type when it is a class, so that every instance is an object. (One of a
     /// protocol type may be an object too.)
@@ -32,14 +33,12 @@ package class RegistrationEntry: @unchecked Sendable {
 
     package var scope: Scope { options.scope }
 
-    /// What this registration's scope does with its instances.
-    package var policy: Scope.Policy { lifetime.policy }
 
     /// The instance a `.container` or custom scope keeps for this registration, if made yet;
     /// read under the owning container's lock.
     @inline(__always)
     package var keptInstance: AnyObject? {
-        lifetime == .container || lifetime == .custom ? slot.box : nil
+        policy.keepsInstances && !policy.holdsWeakly ? slot.box : nil
     }
     package var hooks: [Hook] { options.hooks }
 
@@ -48,7 +47,7 @@ package class RegistrationEntry: @unchecked Sendable {
         self.id = id
         self.site = site
         self.options = options
-        self.lifetime = options.scope.lifetime
+        self.policy = options.scope.lifetime.policy
         self.hasHooks = !options.hooks.isEmpty
         self.registeredClass = key.serviceType is AnyClass ? key.typeIdentifier : nil
     }

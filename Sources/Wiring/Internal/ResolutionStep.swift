@@ -85,18 +85,13 @@ extension Resolution {
     @inline(__always)
     private func step<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         try found.unownedEntry.withObject { entry in
-            switch entry.lifetime {
-            case .transient:
-                break
-            case .graph:
-                // `existingInstance` for `.graph`, without forming a `Service?`: generic code
-                // that does looks its metadata up at run time, on every call.
-                if let index = graph.index(of: entry.id) {
-                    outcome = .sharedInGraph
-                    return graph.value(at: index, as: serviceType)
-                }
-            case .container, .custom, .weak:
-                return try resolveKept(entry, in: found.cache, as: serviceType)
+            let policy = entry.policy
+            if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
+            // `existingInstance` for an instance shared within the resolve, without forming a
+            // `Service?`: generic code that does looks its metadata up at run time, on every call.
+            if policy.sharedWithinResolve, let index = graph.index(of: entry.id) {
+                outcome = .sharedInGraph
+                return graph.value(at: index, as: serviceType)
             }
             try enter(entry)
             defer { steps.pop() }
@@ -151,23 +146,16 @@ extension Resolution {
     func existingInstance<Service>(
         of entry: RegistrationEntry, in cache: @autoclosure () -> any InstanceCache, as serviceType: Service.Type
     ) throws -> Service? {
-        switch entry.lifetime {
-        case .transient:
-            return nil
-        case .graph:
-            guard let index = graph.index(of: entry.id) else { return nil }
-            outcome = .sharedInGraph
-            return graph.value(at: index, as: serviceType)
-        case .container, .custom, .weak:
-            if let instance = try keptInstance(in: cache(), for: entry, as: serviceType) {
-                outcome = .cached
-                return instance
-            }
-            // Made by this resolution, whose hooks are still running.
-            guard let index = graph.index(of: entry.id) else { return nil }
+        let policy = entry.policy
+        guard policy.sharedWithinResolve else { return nil }
+        if policy.keepsInstances, let instance = try keptInstance(in: cache(), for: entry, as: serviceType) {
             outcome = .cached
-            return graph.value(at: index, as: serviceType)
+            return instance
         }
+        // Made earlier in this resolution: shared within it, or kept and its hooks still running.
+        guard let index = graph.index(of: entry.id) else { return nil }
+        outcome = policy.keepsInstances ? .cached : .sharedInGraph
+        return graph.value(at: index, as: serviceType)
     }
 
     /// Keeps the instance the factory `made` as its lifetime says, runs the entry's hooks, then
@@ -178,17 +166,17 @@ extension Resolution {
     /// and holds the claim for a stored lifetime.
     @inline(__always)
     func keep<Service>(_ made: Service, of entry: RegistrationEntry, in cache: (any InstanceCache)?) throws -> Service {
-        let lifetime = entry.lifetime
-        if lifetime == .transient {
+        let policy = entry.policy
+        if !policy.sharedWithinResolve {
             if _slowPath(entry.hasHooks) { try complete(entry, made) }
             outcome = .created
             return made
         }
         if _slowPath(remadeInHooks != 0), let index = graph.index(of: entry.id) {
-            outcome = lifetime == .graph ? .sharedInGraph : .cached
+            outcome = policy.keepsInstances ? .cached : .sharedInGraph
             return graph.value(at: index, as: Service.self)
         }
-        let box = lifetime == .graph ? nil : try box(made, for: entry)
+        let box = policy.keepsInstances ? try box(made, for: entry) : nil
         graph.keep(made, for: entry.id)
         do {
             try complete(entry, made)
