@@ -287,8 +287,12 @@ public final class Container: Resolver, Sendable {
     /// for as long as it is observing: whoever keeps a copy of the registry (a test container,
     /// its layers) knows to take a new one.
     package func observeChanges(_ observer: any RegistrationObserver) {
+        // Which observers stopped is asked outside this container's lock: an observer answers
+        // under a lock of its own, which may be held while this container's is taken.
+        let current = state.withLock { $0.observers }
+        let stopped = Set(current.filter { !$0.isObserving }.map(ObjectIdentifier.init))
         state.withLock { state in
-            state.observers.removeAll { !$0.isObserving }
+            if !stopped.isEmpty { state.observers.removeAll { stopped.contains(ObjectIdentifier($0)) } }
             state.observers.append(observer)
         }
     }

@@ -67,7 +67,7 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// under `gate`, so arguments that are not `Sendable` are never used by two threads at once.
     private let resolveService: (any Resolver) throws -> Service
     private let state = LockedState<Result<Service, ResolutionError>?>(nil)
-    private let gate = RecursiveLock()
+    private let gate = RecursiveLock(rank: .lazyValue)
 
     /// A lazy service resolving `Service` (under `name`) from `resolver` on first use.
     public init(_ resolver: any Resolver, name: String? = nil) {

@@ -116,6 +116,19 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         _ = try container.resolve(Node.self)
         return "completed"
     },
+    "locks-taken-out-of-order": {
+        // Two locks of one concern each, the second taken while the first is held.
+        let outer = LockedState(0)
+        let inner = LockedState(0)
+        outer.withLock { _ in inner.withLock { $0 += 1 } }
+        return "no check"
+    },
+    "locks-taken-in-order": {
+        let stack = LockedState(0, rank: .layerStack)
+        let leaf = LockedState(0)
+        stack.withLock { _ in leaf.withLock { $0 += 1 } }
+        return "in order"
+    },
 ]
 
 /// The entry a child process runs: the case named in its environment, then exit.
@@ -204,6 +217,22 @@ struct HostileUseTests {
         let outcome = try run("async-cycle-from-two-tasks")
         #expect(outcome.succeeded, "\(outcome)")
         #expect(outcome.result == "circular-dependency\ncircular-dependency", "\(outcome)")
+    }
+
+    /// Debug builds check the one order of `LockRank` on every lock taken (a release build,
+    /// which the suite does not run, skips the check).
+    @Test func aLockTakenOutOfOrderStopsADebugBuildNamingBothLocks() throws {
+        let broken = try run("locks-taken-out-of-order")
+        #if DEBUG
+        #expect(!broken.succeeded, "\(broken)")
+        #expect(broken.output.contains("lock order: the lock made at WiringTests/HostileUseTests.swift:"), "\(broken)")
+        #expect(broken.output.contains("(leaf) was taken while holding the one made at WiringTests/HostileUseTests.swift:"), "\(broken)")
+        #else
+        #expect(broken.result == "no check", "\(broken)")
+        #endif
+        let ordered = try run("locks-taken-in-order")
+        #expect(ordered.succeeded, "\(ordered)")
+        #expect(ordered.result == "in order", "\(ordered)")
     }
 
     @Test func aSingletonFactoryThatWaitsForAnotherThreadMakingAnotherSingletonCompletes() throws {

@@ -1,31 +1,59 @@
 import Dispatch
+/// Where a lock stands in the one order in which a thread may take locks: a thread holding a
+/// lock takes only locks of a higher rank (or, for ranks that allow it, of the same rank). Debug
+/// builds check it on every lock taken and stop, naming both locks, where it is broken; with
+/// one order no two threads can each hold what the other waits for.
+///
+/// Most locks guard one concern and take nothing inside: they are `.leaf`. The few that are
+/// held while other code runs have a rank of their own, below every lock that code may take.
+package enum LockRank: Int, Sendable {
+    /// A lazy's gate, held while it resolves its service: a whole resolution runs inside it, and
+    /// a lazy read by a factory nests one gate in another.
+    case lazyValue = 0
+    /// A test container's trace history, held while the recorders' steps are replayed into it.
+    case traceHistory = 5
+    /// The running-test hooks the helper modules install, held while each layer stack's copy of
+    /// them is updated.
+    case runningTests = 10
+    /// A test container's layer stack.
+    case layerStack = 20
+    /// The default: nothing else is taken while it is held.
+    case leaf = 1_000
+
+    /// Whether a thread holding a lock of this rank may take another of the same rank.
+    var nests: Bool { self == .lazyValue }
+}
+
 /// State guarded by a mutex.
 package struct LockedState<State>: @unchecked Sendable {
     private let buffer: UnsafeMutexBuffer<State>
+    private let order: UnsafeMutex.Order
 
-    package init(_ initialState: State) {
+    package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeMutexBuffer.make(initialState)
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
     }
 
     /// Runs `body` with the state, under the lock.
-    @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try buffer.withLock(body)
+        try buffer.withLock(order, body)
     }
 }
 
 /// State guarded by a mutex, with a condition to wait on until another thread changes it.
 package final class ConditionState<State>: @unchecked Sendable {
     private let buffer: UnsafeConditionBuffer<State>
+    private let order: UnsafeMutex.Order
 
-    package init(_ initialState: State) {
+    package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeConditionBuffer.make(initialState)
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
     }
 
     /// Runs `body` under the lock. `body` may call `wait()` on the handle it gets, which gives
     /// the lock up until another thread calls `broadcast()`.
     package func withLock<Result>(_ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
-        try buffer.withLock { state, waiter in try body(&state, Waiter(condition: waiter)) }
+        try buffer.withLock(order) { state, waiter in try body(&state, Waiter(condition: waiter)) }
     }
 
     /// Waits on, or wakes, the condition of a locked ``ConditionState``.
@@ -43,12 +71,15 @@ package final class ConditionState<State>: @unchecked Sendable {
 /// A mutex the owning thread may take again, for work that re-enters itself on one thread.
 package final class RecursiveLock: @unchecked Sendable {
     private let mutex = UnsafeRecursiveMutex()
+    private let order: UnsafeMutex.Order
 
-    package init() {}
+    package init(rank: LockRank, file: StaticString = #fileID, line: UInt = #line) {
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
+    }
 
-    package func lock() { mutex.lock() }
+    package func lock() { mutex.lock(order) }
 
-    package func unlock() { mutex.unlock() }
+    package func unlock() { mutex.unlock(order) }
 
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()

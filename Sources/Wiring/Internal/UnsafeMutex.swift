@@ -39,18 +39,31 @@ enum UnsafeMutex {
         checkPthread(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
     }
 
-    @inline(__always)
-    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        checkPthread(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+    /// A lock's place in the order of ``LockRank``, and where it was made, for the message.
+    struct Order {
         #if DEBUG
-        countHeld(+1)
+        let rank: LockRank
+        let site: String
         #endif
+
+        init(rank: LockRank, file: StaticString, line: UInt) {
+            #if DEBUG
+            self.rank = rank
+            self.site = "\(file):\(line)"
+            #endif
+        }
     }
 
-    @inline(__always)
-    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ order: Order) {
         #if DEBUG
-        countHeld(-1)
+        HeldLocks.current.willTake(order)
+        #endif
+        checkPthread(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+    }
+
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ order: Order) {
+        #if DEBUG
+        HeldLocks.current.gaveBack(order)
         #endif
         checkPthread(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
     }
@@ -58,20 +71,51 @@ enum UnsafeMutex {
     #if DEBUG
     /// How many of these mutexes the calling thread holds, for debug checks of state that a
     /// lock guards (see ``UnsafeInstanceSlot``).
-    static var heldByCurrentThread: Int {
-        Int(bitPattern: pthread_getspecific(heldKey))
-    }
+    static var heldByCurrentThread: Int { HeldLocks.current.held.count }
 
-    private static let heldKey: pthread_key_t = {
-        var key = pthread_key_t()
-        checkPthread(pthread_key_create(&key, nil), "pthread_key_create")
-        return key
-    }()
+    /// The locks the calling thread holds, innermost last: checked against ``LockRank``'s order
+    /// before every lock is taken. One per thread, owned by its thread-specific slot (+1,
+    /// released when the thread exits).
+    private final class HeldLocks {
+        var held: [Order] = []
 
-    private static func countHeld(_ change: Int) {
-        let held = heldByCurrentThread + change
-        precondition(held >= 0, "a mutex was given back by a thread that did not hold it")
-        checkPthread(pthread_setspecific(heldKey, UnsafeRawPointer(bitPattern: held)), "pthread_setspecific")
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            #if canImport(Darwin)
+            checkPthread(pthread_key_create(&key) { Unmanaged<HeldLocks>.fromOpaque($0).release() }, "pthread_key_create")
+            #else
+            checkPthread(
+                pthread_key_create(&key) { raw in raw.map { Unmanaged<HeldLocks>.fromOpaque($0).release() } },
+                "pthread_key_create")
+            #endif
+            return key
+        }()
+
+        static var current: HeldLocks {
+            if let raw = pthread_getspecific(key) { return Unmanaged<HeldLocks>.fromOpaque(raw).takeUnretainedValue() }
+            let made = HeldLocks()
+            checkPthread(pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque()), "pthread_setspecific")
+            return made
+        }
+
+        func willTake(_ order: Order) {
+            if let innermost = held.last {
+                let inOrder = order.rank.rawValue > innermost.rank.rawValue
+                    || (order.rank == innermost.rank && order.rank.nests)
+                precondition(
+                    inOrder,
+                    "lock order: the lock made at \(order.site) (\(order.rank)) was taken while holding the one made at "
+                        + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
+            }
+            held.append(order)
+        }
+
+        func gaveBack(_ order: Order) {
+            guard let index = held.lastIndex(where: { $0.site == order.site && $0.rank == order.rank }) else {
+                preconditionFailure("a mutex was given back by a thread that did not hold it")
+            }
+            held.remove(at: index)
+        }
     }
     #endif
 
@@ -95,11 +139,10 @@ final class UnsafeMutexBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
         withUnsafeMutablePointerToElements { UnsafeMutex.destroy($0) }
     }
 
-    @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ order: UnsafeMutex.Order, _ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, mutex in
-            UnsafeMutex.lock(mutex)
-            defer { UnsafeMutex.unlock(mutex) }
+            UnsafeMutex.lock(mutex, order)
+            defer { UnsafeMutex.unlock(mutex, order) }
             return try body(&state.pointee)
         }
     }
@@ -139,12 +182,12 @@ final class UnsafeConditionBuffer<State>: ManagedBuffer<State, UnsafeConditionBu
     }
 
     /// Runs `body` under the lock, with what waits on the condition.
-    func withLock<Result>(_ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ order: UnsafeMutex.Order, _ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, pair in
             let waiter = Waiter(
                 mutex: Self.pointer(to: \.mutex, in: pair), condition: Self.pointer(to: \.condition, in: pair))
-            UnsafeMutex.lock(waiter.mutex)
-            defer { UnsafeMutex.unlock(waiter.mutex) }
+            UnsafeMutex.lock(waiter.mutex, order)
+            defer { UnsafeMutex.unlock(waiter.mutex, order) }
             return try body(&state.pointee, waiter)
         }
     }
@@ -180,7 +223,7 @@ final class UnsafeRecursiveMutex {
         mutex.deallocate()
     }
 
-    func lock() { UnsafeMutex.lock(mutex) }
+    func lock(_ order: UnsafeMutex.Order) { UnsafeMutex.lock(mutex, order) }
 
-    func unlock() { UnsafeMutex.unlock(mutex) }
+    func unlock(_ order: UnsafeMutex.Order) { UnsafeMutex.unlock(mutex, order) }
 }

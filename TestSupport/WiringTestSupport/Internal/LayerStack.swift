@@ -55,7 +55,7 @@ final class LayerStack: Sendable {
 
     /// A stack with only the root layer over `base`, which it never modifies.
     init(base: Container) {
-        let state = LockedState(State())
+        let state = LockedState(State(), rank: .layerStack)
         let changes = ChangeSignal(counting: state)
         self.base = base
         self.state = state

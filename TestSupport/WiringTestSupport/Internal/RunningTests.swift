@@ -14,7 +14,7 @@ package enum RunningTests {
     /// Tells the test running in the calling task or thread, if any.
     package typealias Identify = @Sendable () -> TestRun?
 
-    private static let hooks = LockedState(Hooks())
+    private static let hooks = LockedState(Hooks(), rank: .runningTests)
 
     private struct Hooks {
         var identify: Identify?

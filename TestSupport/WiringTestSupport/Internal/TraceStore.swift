@@ -9,7 +9,7 @@ final class TraceStore: Sendable {
     private let layers: LayerStack
     /// What the recorders recorded, once something asked for it. Taken before the layer stack's
     /// lock, which guards the recorders, never after.
-    private let history = LockedState(TraceHistory())
+    private let history = LockedState(TraceHistory(), rank: .traceHistory)
 
     /// A store for resolutions that begin with `layers`.
     init(layers: LayerStack) {
