@@ -35,6 +35,7 @@ package struct LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, under the lock.
+    @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withLock(order, body)
     }

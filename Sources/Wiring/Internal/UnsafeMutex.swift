@@ -54,6 +54,7 @@ enum UnsafeMutex {
         }
     }
 
+    @inline(__always)
     static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ order: Order) {
         #if DEBUG
         HeldLocks.current.willTake(order)
@@ -61,6 +62,7 @@ enum UnsafeMutex {
         checkPthread(pthread_mutex_lock(mutex), "pthread_mutex_lock")
     }
 
+    @inline(__always)
     static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ order: Order) {
         #if DEBUG
         HeldLocks.current.gaveBack(order)
@@ -139,6 +141,7 @@ final class UnsafeMutexBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
         withUnsafeMutablePointerToElements { UnsafeMutex.destroy($0) }
     }
 
+    @inline(__always)
     func withLock<Result>(_ order: UnsafeMutex.Order, _ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, mutex in
             UnsafeMutex.lock(mutex, order)
