@@ -46,7 +46,7 @@ final class InstanceProvenance: Sendable {
     /// Remembers what the kept instances made by the resolution `log` recorded were made with:
     /// every key resolved below each, and what the cached instances among those were made with
     /// in turn. The resolution began with `snapshot`, whose top layer keeps what it made.
-    func record(from log: UnsafeStepLog, snapshot: LayerSnapshot) {
+    func record(from log: StepLog, snapshot: LayerSnapshot) {
         let steps = (0..<log.count).map { log[$0] }
         let topLayer = snapshot.layers[0].id
         for (index, step) in steps.enumerated() where step.outcome == .created {

@@ -1,8 +1,7 @@
 import Wiring
 
-/// Follows one top-level resolution through a test container and keeps its steps in an
-/// `UnsafeStepLog` (the core's, which records a step without reference counting or run-time
-/// checks), and nothing more: the trace store builds the trace tree, the counts and the
+/// Follows one top-level resolution through a test container, as the core tells its observer,
+/// and keeps its steps in a ``StepLog``, and nothing more: the trace store builds the trace tree, the counts and the
 /// instance numbers from it only when something reads them (see `TraceReplay.swift`). Keeping
 /// a step costs an append; building a tree node, hashing its key and numbering its instance on
 /// every step made recording cost many times the resolution it records.
@@ -17,7 +16,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// The steps of the resolution, in the order they began. Recorded by the resolution's
     /// thread, then read by the store under the layer stack's lock, which also hands the
     /// recorder on to the next resolution.
-    let log = UnsafeStepLog()
+    let log = StepLog()
     /// The layers the resolutions look up in and keep instances in. A recorder serves one
     /// snapshot: once the layers change, the store makes new recorders.
     let snapshot: LayerSnapshot
@@ -86,7 +85,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     }
 
     /// Moves what this recorder recorded into `history` (see
-    /// ``UnsafeStepLog/replay(into:remade:keepsTree:snapshot:)``), leaving it ready for its
+    /// ``StepLog/replay(into:remade:keepsTree:snapshot:)``), leaving it ready for its
     /// next resolution.
     /// - Parameters:
     ///   - keepsTree: Whether the steps go into the trace, or only into counts and numbers.

@@ -4,7 +4,7 @@ import Wiring
 /// reads it: the trace tree, the counts, the registrations used, the instance numbers and the
 /// notes on kept instances made again. Runs rarely (when a test reads the trace, the counts or the
 /// reports), so it copies the steps into plain arrays and favours clarity over speed.
-extension UnsafeStepLog {
+extension StepLog {
     /// Moves the recorded steps into `history`: counts, used registrations, instance numbers in
     /// order of creation and, if kept, the trace tree, with why kept instances were made again. Leaves the log
     /// empty.

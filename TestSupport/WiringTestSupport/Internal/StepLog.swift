@@ -1,0 +1,215 @@
+import Wiring
+
+/// The steps of one top-level resolution as its recorder is told them, in the order they began,
+/// kept from one resolution to the next: a test container's recorder keeps one, and builds its
+/// trace, counts and instance numbers from it only when a test reads them.
+///
+/// One resolution records into it at a time, on one thread; between resolutions its owner uses
+/// it only under the layer stack's lock, which also hands it to the next resolution.
+///
+/// A step notes the identity of the object it gave without retaining it: an object that died
+/// during the resolution may share its address with a later one, so identities of two made
+/// objects are compared only where the later step's subtree gave the earlier object (one
+/// registration returning another's), or where a store or the graph keeps it alive (see
+/// `TraceReplay`).
+final class StepLog: @unchecked Sendable {
+    /// One step: the registration used (none when nothing was registered), where it came from,
+    /// the step it was resolved for and what it gave.
+    struct Step: Sendable {
+        /// The registration used, by index among the kept ones; -1 when nothing was registered.
+        let entryIndex: Int
+        /// Where the lookup found it, in the source's numbering (see `Lookup.origin`).
+        let origin: Int
+        /// The index of the step this one was resolved for; -1 for a top-level request.
+        let parent: Int
+        /// What the step gave, once it finished.
+        fileprivate(set) var outcome: Outcome
+        /// The class of the object it gave; `nil` for a value, or before it gave anything.
+        fileprivate(set) var objectType: ObjectIdentifier?
+        /// The object it gave; `nil` for a value.
+        fileprivate(set) var object: ObjectIdentifier?
+    }
+
+    /// How a step ended, or that it has not yet.
+    enum Outcome: UInt8, Sendable {
+        case pending, created, cached, sharedInGraph, failed
+    }
+
+    /// The steps, in the order they began.
+    private var steps: [Step] = []
+    /// The steps begun and not yet finished, innermost last.
+    private var open: [Int] = []
+    /// The registrations the steps used, in the order first used, until the log goes away (its
+    /// owner replaces a log that keeps too many).
+    private var kept: [RegistrationEntry] = []
+    /// The index in `kept` of each registration, by identity (a change of options replaces the
+    /// entry under the same id).
+    private var keptIndex: [ObjectIdentifier: Int] = [:]
+    /// How many of `kept` were reported by ``takeNewlyUsedIDs()``.
+    private var reportedCount = 0
+    /// The key and error identifier of each failed step, by index.
+    private var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
+    /// Whether a step used a scope whose store keeps instances.
+    private var usedStoredScopes = false
+    /// How many steps made an instance.
+    private var created = 0
+    /// The classes of the objects the steps gave: while no two steps' objects are of one
+    /// class, no two are the same object.
+    private var objectClasses: Set<ObjectIdentifier> = []
+    /// Whether two steps may have given the same object.
+    private var mayRepeat = false
+
+    // MARK: Recording
+
+    /// A step for the registration `found` refers to begins, below the open one.
+    func begin(_ found: Found) {
+        let entry = found.entry
+        let entryIndex = index(of: entry)
+        if entry.policy.keepsInstances { usedStoredScopes = true }
+        open.append(steps.count)
+        steps.append(Step(entryIndex: entryIndex, origin: found.origin, parent: open.dropLast().last ?? -1, outcome: .pending))
+    }
+
+    /// The index in `kept` of `entry`, keeping it first if need be.
+    private func index(of entry: RegistrationEntry) -> Int {
+        let identity = ObjectIdentifier(entry)
+        if let index = keptIndex[identity] { return index }
+        kept.append(entry)
+        keptIndex[identity] = kept.count - 1
+        return kept.count - 1
+    }
+
+    /// The innermost open step gave `instance`, as `outcome` says.
+    func finish<Service>(with instance: Service, outcome: ResolutionOutcome) {
+        guard let step = open.popLast() else { return }
+        switch outcome {
+        case .created:
+            steps[step].outcome = .created
+            created += 1
+        case .cached:
+            steps[step].outcome = .cached
+        case .sharedInGraph:
+            // Made earlier in this resolution, by a step that keeps it: numbered from that one.
+            steps[step].outcome = .sharedInGraph
+            return
+        }
+        guard let object = Self.object(in: instance) else { return }
+        let objectType = ObjectIdentifier(type(of: object))
+        steps[step].objectType = objectType
+        steps[step].object = ObjectIdentifier(object)
+        if !objectClasses.insert(objectType).inserted { mayRepeat = true }
+    }
+
+    /// The step for `key` failed with `error`. A missing registration fails before any step
+    /// began; anything else ends the open step.
+    func fail(_ key: ServiceKey, error: any Error) {
+        let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
+        if let last = open.last, entry(of: steps[last])?.key == key, !isMissing(error, key) {
+            open.removeLast()
+            steps[last].outcome = .failed
+            failures[last] = (key, identifier)
+        } else {
+            failures[steps.count] = (key, identifier)
+            steps.append(Step(entryIndex: -1, origin: 0, parent: open.last ?? -1, outcome: .failed))
+        }
+    }
+
+    /// Whether `error` says that nothing is registered for `key`, at the depth of the open step.
+    private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
+        guard let error = error as? ResolutionError, case .notRegistered = error.reason else { return false }
+        return error.key == key && error.path.count == open.count + 1
+    }
+
+    /// The resolution ended: tells what its owner needs to know to file the log.
+    /// - Returns: Whether no step was recorded; whether a step used a kept scope; and, when
+    ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
+    ///   (no object shared or kept, no registration used for the first time), how many they made.
+    func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
+        open.removeAll()
+        let madeOnly = mayRepeat || usedStoredScopes || hasNewlyUsed ? nil : created
+        return (steps.isEmpty, usedStoredScopes, madeOnly)
+    }
+
+    /// The object a value is, if it is one. (Not `as AnyObject`: on Linux that first searches
+    /// the type's conformances for a bridging one; a conditional cast only checks the class.)
+    private static func object<Value>(in instance: Value) -> AnyObject? {
+        let boxed = instance as Any
+        guard type(of: boxed) is AnyClass else { return nil }
+        func cast<Target>(_ value: Any, to: Target.Type) -> Target? { value as? Target }
+        return cast(boxed, to: AnyObject.self)
+    }
+
+    // MARK: Reading
+
+    /// How many steps were recorded.
+    var count: Int { steps.count }
+
+    /// The index of the innermost step that began and has not finished, if any.
+    var openStep: Int? { open.last }
+
+    /// Step `index`, which must be below ``count``.
+    subscript(index: Int) -> Step { steps[index] }
+
+    /// The registration `step` used; `nil` when nothing was registered.
+    func entry(of step: Step) -> RegistrationEntry? {
+        step.entryIndex >= 0 ? kept[step.entryIndex] : nil
+    }
+
+    /// The key step `index` asked for.
+    func key(at index: Int) -> ServiceKey {
+        if let entry = entry(of: steps[index]) { return entry.key }
+        guard let failure = failures[index] else {
+            preconditionFailure("step \(index) has neither a registration nor a failure")
+        }
+        return failure.key
+    }
+
+    /// The identifier of the error step `index` failed with, if it failed.
+    func failure(at index: Int) -> String? {
+        failures[index]?.identifier
+    }
+
+    /// The steps below step `index`: they follow it, up to the first step outside it.
+    func descendants(of index: Int) -> Range<Int> {
+        var end = index + 1
+        while end < steps.count, steps[end].parent >= index {
+            end += 1
+        }
+        return index + 1..<end
+    }
+
+    /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
+    var hasNewlyUsed: Bool { reportedCount < kept.count }
+
+    /// The ids of the registrations first used since the last call: every registration a step
+    /// used is kept, so these are all that were used and not yet reported.
+    func takeNewlyUsedIDs() -> [Int] {
+        defer { reportedCount = kept.count }
+        return kept[reportedCount...].map(\.id)
+    }
+
+    /// How many registrations it keeps for the steps of this and later resolutions.
+    var keptCount: Int { kept.count }
+
+    /// Empties the log when its instances need no numbering to be forgotten: every instance
+    /// made was new, none an object another step gave nor one a store keeps.
+    /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
+    ///   they need numbering.
+    func removeAllIfUnshared() -> Int? {
+        guard !mayRepeat, !usedStoredScopes else { return nil }
+        let made = created
+        removeAll()
+        return made
+    }
+
+    /// Empties the log for the next resolution. The registrations stay kept for it (an owner
+    /// whose registrations keep changing replaces a log that keeps too many).
+    func removeAll() {
+        steps.removeAll(keepingCapacity: true)
+        if !failures.isEmpty { failures = [:] }
+        usedStoredScopes = false
+        created = 0
+        objectClasses.removeAll(keepingCapacity: true)
+        mayRepeat = false
+    }
+}
