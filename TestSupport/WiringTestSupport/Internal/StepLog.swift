@@ -35,89 +35,26 @@ final class StepLog: @unchecked Sendable {
         case pending, created, cached, sharedInGraph, failed
     }
 
-    /// The steps, in the order they began.
-    private var steps: [Step] = []
-    /// The steps begun and not yet finished, innermost last.
-    private var open: [Int] = []
-    /// The registrations the steps used, in the order first used, until the log goes away (its
-    /// owner replaces a log that keeps too many).
-    private var kept: [RegistrationEntry] = []
-    /// The index in `kept` of each registration, by identity (a change of options replaces the
-    /// entry under the same id).
-    private var keptIndex: [ObjectIdentifier: Int] = [:]
-    /// How many of `kept` were reported by ``takeNewlyUsedIDs()``.
-    private var reportedCount = 0
-    /// The key and error identifier of each failed step, by index.
-    private var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
-    /// Whether a step used a scope whose store keeps instances.
-    private var usedStoredScopes = false
-    /// How many steps made an instance.
-    private var created = 0
-    /// The classes of the objects the steps gave: while no two steps' objects are of one
-    /// class, no two are the same object.
-    private var objectClasses: Set<ObjectIdentifier> = []
-    /// Whether two steps may have given the same object.
-    private var mayRepeat = false
+    /// Everything the log holds, in one stored property: each call below is then one access
+    /// of it, checked once, instead of one checked access per field it touches.
+    private var state = State()
 
     // MARK: Recording
 
     /// A step for the registration `found` refers to begins, below the open one.
     func begin(_ found: Found) {
-        let entry = found.entry
-        let entryIndex = index(of: entry)
-        if entry.policy.keepsInstances { usedStoredScopes = true }
-        open.append(steps.count)
-        steps.append(Step(entryIndex: entryIndex, origin: found.origin, parent: open.dropLast().last ?? -1, outcome: .pending))
-    }
-
-    /// The index in `kept` of `entry`, keeping it first if need be.
-    private func index(of entry: RegistrationEntry) -> Int {
-        let identity = ObjectIdentifier(entry)
-        if let index = keptIndex[identity] { return index }
-        kept.append(entry)
-        keptIndex[identity] = kept.count - 1
-        return kept.count - 1
+        state.begin(found.entry, origin: found.origin)
     }
 
     /// The innermost open step gave `instance`, as `outcome` says.
     func finish<Service>(with instance: Service, outcome: ResolutionOutcome) {
-        guard let step = open.popLast() else { return }
-        switch outcome {
-        case .created:
-            steps[step].outcome = .created
-            created += 1
-        case .cached:
-            steps[step].outcome = .cached
-        case .sharedInGraph:
-            // Made earlier in this resolution, by a step that keeps it: numbered from that one.
-            steps[step].outcome = .sharedInGraph
-            return
-        }
-        guard let object = Self.object(in: instance) else { return }
-        let objectType = ObjectIdentifier(type(of: object))
-        steps[step].objectType = objectType
-        steps[step].object = ObjectIdentifier(object)
-        if !objectClasses.insert(objectType).inserted { mayRepeat = true }
+        state.finish(with: instance, outcome: outcome)
     }
 
     /// The step for `key` failed with `error`. A missing registration fails before any step
     /// began; anything else ends the open step.
     func fail(_ key: ServiceKey, error: any Error) {
-        let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
-        if let last = open.last, entry(of: steps[last])?.key == key, !isMissing(error, key) {
-            open.removeLast()
-            steps[last].outcome = .failed
-            failures[last] = (key, identifier)
-        } else {
-            failures[steps.count] = (key, identifier)
-            steps.append(Step(entryIndex: -1, origin: 0, parent: open.last ?? -1, outcome: .failed))
-        }
-    }
-
-    /// Whether `error` says that nothing is registered for `key`, at the depth of the open step.
-    private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
-        guard let error = error as? ResolutionError, case .notRegistered = error.reason else { return false }
-        return error.key == key && error.path.count == open.count + 1
+        state.fail(key, error: error)
     }
 
     /// The resolution ended: tells what its owner needs to know to file the log.
@@ -125,40 +62,134 @@ final class StepLog: @unchecked Sendable {
     ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
     ///   (no object shared or kept, no registration used for the first time), how many they made.
     func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
-        open.removeAll()
-        let madeOnly = mayRepeat || usedStoredScopes || hasNewlyUsed ? nil : created
-        return (steps.isEmpty, usedStoredScopes, madeOnly)
+        state.open.removeAll(keepingCapacity: true)
+        let madeOnly = state.mayRepeat || state.usedStoredScopes || hasNewlyUsed ? nil : state.created
+        return (state.steps.isEmpty, state.usedStoredScopes, madeOnly)
+    }
+
+    private struct State {
+        /// The steps, in the order they began.
+        var steps: [Step] = []
+        /// The steps begun and not yet finished, innermost last.
+        var open: [Int] = []
+        /// The registrations the steps used, in the order first used, until the log goes away
+        /// (its owner replaces a log that keeps too many).
+        var kept: [RegistrationEntry] = []
+        /// By registration id modulo its size, the index in `kept` of the last entry kept with
+        /// such an id; -1 for none. A collision only keeps an entry twice.
+        var recent: [Int] = []
+        /// How many of `kept` were reported by ``takeNewlyUsedIDs()``.
+        var reportedCount = 0
+        /// The key and error identifier of each failed step, by index.
+        var failures: [Int: (key: ServiceKey, identifier: String)] = [:]
+        /// Whether a step used a scope whose store keeps instances.
+        var usedStoredScopes = false
+        /// How many steps made an instance.
+        var created = 0
+        /// One bit per class of the objects the steps gave, by a hash of the class: while no
+        /// two steps' objects may be of one class, no two are the same object.
+        var objectClasses: UInt64 = 0
+        /// Whether two steps may have given the same object.
+        var mayRepeat = false
+
+        /// The size of `recent`, a power of two: more than the registrations of most graphs.
+        static let recentSize = 256
+
+        mutating func begin(_ entry: RegistrationEntry, origin: Int) {
+            let entryIndex = index(of: entry)
+            if entry.policy.keepsInstances { usedStoredScopes = true }
+            let parent = open.last ?? -1
+            open.append(steps.count)
+            steps.append(Step(entryIndex: entryIndex, origin: origin, parent: parent, outcome: .pending))
+        }
+
+        /// The index in `kept` of `entry`, keeping it first if need be.
+        private mutating func index(of entry: RegistrationEntry) -> Int {
+            if recent.isEmpty { recent = Array(repeating: -1, count: Self.recentSize) }
+            let slot = entry.id & (Self.recentSize - 1)
+            let index = recent[slot]
+            if index >= 0, kept[index] === entry { return index }
+            kept.append(entry)
+            recent[slot] = kept.count - 1
+            return kept.count - 1
+        }
+
+        mutating func finish<Service>(with instance: Service, outcome: ResolutionOutcome) {
+            guard let step = open.popLast() else { return }
+            switch outcome {
+            case .created:
+                steps[step].outcome = .created
+                created += 1
+            case .cached:
+                steps[step].outcome = .cached
+            case .sharedInGraph:
+                // Made earlier in this resolution, by a step that keeps it: numbered from that one.
+                steps[step].outcome = .sharedInGraph
+                return
+            }
+            guard let object = StepLog.object(in: instance) else { return }
+            let objectType = ObjectIdentifier(type(of: object))
+            steps[step].objectType = objectType
+            steps[step].object = ObjectIdentifier(object)
+            let address = UInt(bitPattern: objectType)
+            let bit: UInt64 = 1 << (UInt64(truncatingIfNeeded: address >> 4 ^ address >> 10) & 63)
+            if objectClasses & bit != 0 { mayRepeat = true }
+            objectClasses |= bit
+        }
+
+        mutating func fail(_ key: ServiceKey, error: any Error) {
+            let identifier = (error as? ResolutionError)?.identifier ?? "factory-failed"
+            if let last = open.last, steps[last].entryIndex >= 0, kept[steps[last].entryIndex].key == key,
+                !isMissing(error, key)
+            {
+                open.removeLast()
+                steps[last].outcome = .failed
+                failures[last] = (key, identifier)
+            } else {
+                failures[steps.count] = (key, identifier)
+                steps.append(Step(entryIndex: -1, origin: 0, parent: open.last ?? -1, outcome: .failed))
+            }
+        }
+
+        /// Whether `error` says that nothing is registered for `key`, at the depth of the open step.
+        private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {
+            guard let error = error as? ResolutionError, case .notRegistered = error.reason else { return false }
+            return error.key == key && error.path.count == open.count + 1
+        }
     }
 
     /// The object a value is, if it is one. (Not `as AnyObject`: on Linux that first searches
     /// the type's conformances for a bridging one; a conditional cast only checks the class.)
     private static func object<Value>(in instance: Value) -> AnyObject? {
+        // Asked for as a class, it is an object: no need to open an existential to find out.
+        if Value.self is AnyClass { return cast(instance, to: AnyObject.self) }
         let boxed = instance as Any
         guard type(of: boxed) is AnyClass else { return nil }
-        func cast<Target>(_ value: Any, to: Target.Type) -> Target? { value as? Target }
         return cast(boxed, to: AnyObject.self)
     }
+
+    private static func cast<Value, Target>(_ value: Value, to: Target.Type) -> Target? { value as? Target }
 
     // MARK: Reading
 
     /// How many steps were recorded.
-    var count: Int { steps.count }
+    var count: Int { state.steps.count }
 
     /// The index of the innermost step that began and has not finished, if any.
-    var openStep: Int? { open.last }
+    var openStep: Int? { state.open.last }
 
     /// Step `index`, which must be below ``count``.
-    subscript(index: Int) -> Step { steps[index] }
+    subscript(index: Int) -> Step { state.steps[index] }
 
     /// The registration `step` used; `nil` when nothing was registered.
     func entry(of step: Step) -> RegistrationEntry? {
-        step.entryIndex >= 0 ? kept[step.entryIndex] : nil
+        step.entryIndex >= 0 ? state.kept[step.entryIndex] : nil
     }
 
     /// The key step `index` asked for.
     func key(at index: Int) -> ServiceKey {
-        if let entry = entry(of: steps[index]) { return entry.key }
-        guard let failure = failures[index] else {
+        if let entry = entry(of: state.steps[index]) { return entry.key }
+        guard let failure = state.failures[index] else {
             preconditionFailure("step \(index) has neither a registration nor a failure")
         }
         return failure.key
@@ -166,38 +197,38 @@ final class StepLog: @unchecked Sendable {
 
     /// The identifier of the error step `index` failed with, if it failed.
     func failure(at index: Int) -> String? {
-        failures[index]?.identifier
+        state.failures[index]?.identifier
     }
 
     /// The steps below step `index`: they follow it, up to the first step outside it.
     func descendants(of index: Int) -> Range<Int> {
         var end = index + 1
-        while end < steps.count, steps[end].parent >= index {
+        while end < state.steps.count, state.steps[end].parent >= index {
             end += 1
         }
         return index + 1..<end
     }
 
     /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
-    var hasNewlyUsed: Bool { reportedCount < kept.count }
+    var hasNewlyUsed: Bool { state.reportedCount < state.kept.count }
 
     /// The ids of the registrations first used since the last call: every registration a step
     /// used is kept, so these are all that were used and not yet reported.
     func takeNewlyUsedIDs() -> [Int] {
-        defer { reportedCount = kept.count }
-        return kept[reportedCount...].map(\.id)
+        defer { state.reportedCount = state.kept.count }
+        return state.kept[state.reportedCount...].map(\.id)
     }
 
     /// How many registrations it keeps for the steps of this and later resolutions.
-    var keptCount: Int { kept.count }
+    var keptCount: Int { state.kept.count }
 
     /// Empties the log when its instances need no numbering to be forgotten: every instance
     /// made was new, none an object another step gave nor one a store keeps.
     /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
     ///   they need numbering.
     func removeAllIfUnshared() -> Int? {
-        guard !mayRepeat, !usedStoredScopes else { return nil }
-        let made = created
+        guard !state.mayRepeat, !state.usedStoredScopes else { return nil }
+        let made = state.created
         removeAll()
         return made
     }
@@ -205,11 +236,11 @@ final class StepLog: @unchecked Sendable {
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
     /// whose registrations keep changing replaces a log that keeps too many).
     func removeAll() {
-        steps.removeAll(keepingCapacity: true)
-        if !failures.isEmpty { failures = [:] }
-        usedStoredScopes = false
-        created = 0
-        objectClasses.removeAll(keepingCapacity: true)
-        mayRepeat = false
+        state.steps.removeAll(keepingCapacity: true)
+        if !state.failures.isEmpty { state.failures = [:] }
+        state.usedStoredScopes = false
+        state.created = 0
+        state.objectClasses = 0
+        state.mayRepeat = false
     }
 }
