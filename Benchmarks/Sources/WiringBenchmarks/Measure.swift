@@ -131,17 +131,29 @@ struct Measurement {
     var maximum: Double { nanosecondsPerOperation.max() ?? .nan }
 }
 
+/// Times `iterations` operations of one variant and returns the wall time of the timed part.
+typealias SampleTimer = (_ iterations: Int) throws -> Duration
+
 /// Finds how many iterations (per thread) make a sample last `options.sampleTime`, warming the
 /// code up on the way: doubles the count until a run takes 5 ms, then runs one full sample.
 func calibrate(threads: Int, options: MeasureOptions, _ body: Body) throws -> Int {
+    try calibrate(options: options) { try timeSample(threads: threads, iterations: $0, body) }
+}
+
+func calibrate(options: MeasureOptions, _ timer: SampleTimer) throws -> Int {
     let target = options.sampleTime.nanoseconds
     var iterations = 1
     while true {
-        let elapsed = try timeSample(threads: threads, iterations: iterations, body).nanoseconds
+        var elapsed = try timer(iterations).nanoseconds
+        if elapsed >= 5_000_000 {
+            // Once more, keeping the faster: a run preempted for a few ms by another process
+            // would otherwise size every sample of the variant far too small.
+            elapsed = min(elapsed, try timer(iterations).nanoseconds)
+        }
         if elapsed >= 5_000_000 || iterations >= 1 << 40 {
             let perIteration = max(elapsed / Double(iterations), 0.01)
             let sized = max(1, Int(target / perIteration))
-            _ = try timeSample(threads: threads, iterations: sized, body)  // warm-up at full size
+            _ = try timer(sized)  // warm-up at full size
             return sized
         }
         iterations *= 2
@@ -152,16 +164,57 @@ func calibrate(threads: Int, options: MeasureOptions, _ body: Body) throws -> In
 /// sample so that a slow moment of the machine hits all of them alike.
 func measure(threads: Int, options: MeasureOptions, _ bodies: [Body]) throws -> [Measurement] {
     let bodies = opaque(bodies)
-    var measurements = try bodies.map { body in
-        Measurement(iterations: try calibrate(threads: threads, options: options, body))
+    return try measure(
+        options: options, operationsPerIteration: threads,
+        bodies.map { body in { iterations in try timeSample(threads: threads, iterations: iterations, body) } })
+}
+
+/// Measures the variants' timers, alternating between them sample by sample.
+func measure(options: MeasureOptions, operationsPerIteration: Int = 1, _ timers: [SampleTimer]) throws -> [Measurement] {
+    var measurements = try timers.map { timer in
+        Measurement(iterations: try calibrate(options: options, timer))
     }
     for _ in 0..<options.samples {
-        for index in bodies.indices {
+        for index in timers.indices {
             let iterations = measurements[index].iterations
-            let elapsed = try timeSample(threads: threads, iterations: iterations, bodies[index])
-            let operations = Double(iterations * threads)
+            let elapsed = try timers[index](iterations)
+            let operations = Double(iterations * operationsPerIteration)
             measurements[index].nanosecondsPerOperation.append(elapsed.nanoseconds / operations)
         }
     }
     return measurements
+}
+
+// MARK: Operations that need fresh state
+
+/// An operation that needs state of its own, made before the clock starts: a cold pass needs a
+/// container nothing was resolved from yet.
+struct BatchedBody {
+    /// Makes the state for one operation; not timed.
+    let prepare: () throws -> AnyObject
+    /// The timed operation, on state `prepare` made.
+    let run: (AnyObject) throws -> AnyObject
+}
+
+/// Makes the state of `iterations` operations, then times running them. What they return is
+/// kept until the clock has stopped, so freeing it (and the state) is not timed either.
+@inline(never)
+func timeBatch(iterations: Int, _ body: BatchedBody) throws -> Duration {
+    let states = try (0..<iterations).map { _ in try body.prepare() }
+    var results: [AnyObject] = []
+    results.reserveCapacity(iterations)
+    let run = opaque(body.run)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for state in states {
+        results.append(try run(state))
+    }
+    let elapsed = start.duration(to: clock.now)
+    blackHole(results.reduce(0) { $0 &+ UInt(bitPattern: ObjectIdentifier($1)) })
+    return elapsed
+}
+
+/// Measures operations that need fresh state, alternating between the variants sample by sample.
+func measureBatched(options: MeasureOptions, _ bodies: [BatchedBody]) throws -> [Measurement] {
+    try measure(options: options, bodies.map { body in { iterations in try timeBatch(iterations: iterations, body) } })
 }
