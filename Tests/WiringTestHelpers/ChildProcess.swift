@@ -77,22 +77,40 @@ public enum ChildProcess {
             collected.append(handle.availableData)
         }
         try process.run()
+        let (status, wasSignalled, timedOut) = reap(process, timeout: timeout)
+        output.fileHandleForReading.readabilityHandler = nil
+        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        return Outcome(status: status, wasSignalled: wasSignalled, timedOut: timedOut, output: collected.text)
+    }
+
+    /// Waits for the child to end, killing it after `timeout` seconds, and reaps it here with
+    /// `waitpid`: Foundation's own reaping on Linux can miss a child that exits while many
+    /// others do (the child stays a zombie and `waitUntilExit` never returns), which turned a
+    /// finished case into a hung suite. Where Foundation reaped it first, its status is used.
+    private static func reap(_ process: Process, timeout: Double) -> (status: Int32, signalled: Bool, timedOut: Bool) {
+        let pid = process.processIdentifier
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                // The wait status as <sys/wait.h> encodes it: a signal in the low 7 bits, else an exit code.
+                let signal = status & 0x7f
+                return signal == 0 ? ((status >> 8) & 0xff, false, timedOut) : (signal, true, timedOut)
+            }
+            if reaped == -1, errno != EINTR { break }
+            if !timedOut, Date() > deadline {
                 timedOut = true
-                process.terminate()
-                break
+                kill(pid, SIGKILL)
             }
             usleep(10_000)
         }
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        collected.append(output.fileHandleForReading.readDataToEndOfFile())
-        return Outcome(
-            status: process.terminationStatus, wasSignalled: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut, output: collected.text)
+        // Reaped by Foundation: it sets the status right after, within a bounded wait.
+        let settled = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < settled { usleep(10_000) }
+        if process.isRunning { return (-1, false, true) }
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, timedOut)
     }
 
     /// Runs the case this process was started for, from `cases`, printing what it returns
