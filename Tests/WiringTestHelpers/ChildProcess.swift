@@ -78,6 +78,9 @@ public enum ChildProcess {
         }
         try process.run()
         let (status, wasSignalled, timedOut) = reap(process, timeout: timeout)
+        // Foundation closes this process's copy of the pipe's write end only when it sees the
+        // child end; reaped here, it never does, and reading to the end would wait forever.
+        try? output.fileHandleForWriting.close()
         output.fileHandleForReading.readabilityHandler = nil
         collected.append(output.fileHandleForReading.readDataToEndOfFile())
         return Outcome(status: status, wasSignalled: wasSignalled, timedOut: timedOut, output: collected.text)

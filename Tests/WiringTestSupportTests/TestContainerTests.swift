@@ -343,22 +343,59 @@ import WiringTestSupport
         #expect(try render(readingBeforeClearing: false) == expected)
     }
 
-    @Test func resolvingFromManyThreadsWhileReadingTheTraceRecordsEveryResolution() async throws {
-        let test = TestContainer(base: makeAppContainer())
-        test.override(Payments.self) { r in try Payments(network: r.resolve()) }
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<16 {
-                group.addTask {
-                    for _ in 0..<50 {
-                        _ = try? test.resolve(Checkout.self)
-                        if index == 0 { _ = test.trace.roots.count }
+    /// 8 threads, released together, resolve a graph around the base's singleton Network while
+    /// one of them reads the trace, in each of many fresh test containers
+    /// (`FactorySpeed.rounds`): the test container makes its Network once, and the trace
+    /// records every resolution.
+    @Test(arguments: FactorySpeed.allCases)
+    func resolvingFromManyThreadsWhileReadingTheTraceMakesTheSingletonOnceAndRecordsEveryResolution(
+        speed: FactorySpeed
+    ) throws {
+        let threads = 8
+        let resolvesPerThread = 5
+        let resolves = threads * resolvesPerThread
+        try rounds(speed.rounds) { round in
+            let made = LockedCounter()
+            let base = makeAppContainer()
+            base.register((any Network).self) { _ in
+                made.increment()
+                speed.work()
+                return LiveNetwork()
+            }
+            .scope(.container)
+            let test = TestContainer(base: base)
+            test.override(Payments.self) { r in try Payments(network: r.resolve()) }
+            let networks = IdentityCollector()
+            let failures = LockedCounter()
+            let finished = raceThreads(threads) { index in
+                for _ in 0..<resolvesPerThread {
+                    if let checkout = try? test.resolve(Checkout.self) {
+                        networks.insert(checkout.cart.network)
+                        networks.insert(checkout.payments.network)
+                    } else {
+                        failures.increment()
                     }
+                    if index == 0 { _ = test.trace.roots.count }
                 }
             }
+            try #require(finished, "round \(round): the threads did not finish within 30 s (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(made.value == 1, "round \(round): the test container made its Network \(made.value) times")
+            try #require(networks.distinctCount == 1, "round \(round): \(networks.distinctCount) different Networks handed out")
+
+            let trace = test.trace
+            let networkKey = ServiceKey((any Network).self)
+            let networksCreated = trace.roots.flatMap(\.allNodes).filter { $0.key == networkKey && $0.outcome == .created }
+            try #require(
+                networksCreated.count == 1, "round \(round): the trace shows the Network made \(networksCreated.count) times")
+            try #require(trace.roots.count == resolves, "round \(round): \(trace.roots.count) roots traced, not \(resolves)")
+            try #require(
+                test.resolutionCount(of: (any Network).self) == 2 * resolves,
+                "round \(round): \(test.resolutionCount(of: (any Network).self)) Network resolutions traced, not \(2 * resolves)")
+            try #require(
+                Set(trace.roots.compactMap(\.instance)).count == resolves,
+                "round \(round): the traced Checkouts are not \(resolves) different instances")
         }
-        #expect(test.trace.roots.count == 800)
-        #expect(test.resolutionCount(of: (any Network).self) == 1_600)
-        #expect(Set(test.trace.roots.compactMap(\.instance)).count == 800)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 
 final class Connection {
     let url: String
@@ -44,22 +45,38 @@ struct AsyncTests {
         #expect(first.a !== second.a)
     }
 
-    @Test func anAsyncSingletonIsMadeOnceUnderConcurrentRequests() async throws {
-        let made = Counter()
-        let container = Container()
-        container.registerAsync(Connection.self) { _ in
-            made.increment()
-            return try await Connection.open("shared")
-        }.scope(.container)
-        let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<16 {
-                group.addTask { ObjectIdentifier(try await container.async.resolve(Connection.self)) }
+    /// An async singleton is made once however many tasks await it at once: 8 threads, released
+    /// together, each awaiting it from a task of its own, in each of many fresh containers
+    /// (`FactorySpeed.rounds`).
+    @Test(arguments: FactorySpeed.allCases)
+    func anAsyncSingletonIsMadeOnceUnderConcurrentRequests(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
+            let made = LockedCounter()
+            let container = Container()
+            container.registerAsync(Connection.self) { _ in
+                made.increment()
+                await speed.asyncWork()
+                return Connection(url: "shared")
+            }.scope(.container)
+            let seen = IdentityCollector()
+            let failures = LockedCounter()
+            let finished = await raceThreadsAsync(8) { _ in
+                awaitOnThisThread {
+                    if let connection = try? await container.async.resolve(Connection.self) {
+                        seen.insert(connection)
+                    } else {
+                        failures.increment()
+                    }
+                }
             }
-            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            try #require(finished, "round \(round): the tasks did not finish within 30 s (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(made.value == 1, "round \(round): the async singleton was made \(made.value) times")
+            try #require(seen.distinctCount == 1, "round \(round): \(seen.distinctCount) different instances handed out")
+            let again = try await container.async.resolve(Connection.self)
+            seen.insert(again)
+            try #require(seen.distinctCount == 1, "round \(round): a later resolve gave another instance")
         }
-        #expect(ids.count == 1)
-        #expect(made.value == 1)
-        #expect(try await ObjectIdentifier(container.async.resolve(Connection.self)) == ids.first)
     }
 
     @Test func aSynchronousResolveOfAnAsyncFactoryExplainsWhatToDo() throws {
@@ -171,7 +188,7 @@ struct AsyncTests {
             do { _ = try container.resolve(ViewModel.self) } catch let error as ResolutionError { result.set(error) } catch {}
             done.signal()
         }
-        done.wait()
+        try #require(done.wait(timeout: .now() + 30) == .success, "the resolve did not return within 30 s")
         let error = try #require(result.get())
         #expect(error.summary == "the factory of ViewModel is isolated to the main actor, and this synchronous resolve is not running on the main actor")
         #expect(error.fix == "resolve it from @MainActor code, or with `try await container.async.resolve(ViewModel.self)` from anywhere.")

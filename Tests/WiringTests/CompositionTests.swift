@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 
 final class Engine {
     let fuel: String
@@ -153,21 +154,52 @@ struct ProviderTests {
         #expect(made.value == 1)
     }
 
-    @Test func providersAndLaziesAreSafeFromManyThreads() throws {
-        let made = Counter()
-        let container = Container()
-        container.register(Leaf.self) { _ in made.increment(); return Leaf() }.scope(.transient)
-        container.register(Engine.self) { _ in Engine(fuel: "x") }.scope(.container)
-        let lazy = try container.resolve(Lazy<Leaf>.self)
-        let engines = try container.resolve(Provider<Engine>.self)
-        let seen = LockedBox<Set<ObjectIdentifier>>([])
-        DispatchQueue.concurrentPerform(iterations: 32) { _ in
-            let leaf = try! lazy.value
-            _ = try! engines()
-            seen.set(seen.get().union([ObjectIdentifier(leaf)]))
+    /// A shared `Lazy` resolves its transient once, and a `Provider` of a singleton hands out
+    /// one instance, however many threads use them at once: 8 threads, released together, in
+    /// each of many fresh containers (`FactorySpeed.rounds`).
+    @Test(arguments: FactorySpeed.allCases)
+    func aLazyResolvesOnceAndAProvidersSingletonIsMadeOnceFromManyThreads(speed: FactorySpeed) throws {
+        try rounds(speed.rounds) { round in
+            let leavesMade = LockedCounter()
+            let enginesMade = LockedCounter()
+            let container = Container()
+            container.register(Leaf.self) { _ in
+                leavesMade.increment()
+                speed.work()
+                return Leaf()
+            }.scope(.transient)
+            container.register(Engine.self) { _ in
+                enginesMade.increment()
+                speed.work()
+                return Engine(fuel: "x")
+            }.scope(.container)
+            let lazy = try container.resolve(Lazy<Leaf>.self)
+            let engines = try container.resolve(Provider<Engine>.self)
+            let leaves = IdentityCollector()
+            let seenEngines = IdentityCollector()
+            let failures = LockedCounter()
+            let finished = raceThreads(8) { index in
+                do {
+                    // Half use the Lazy first, half the Provider.
+                    if index.isMultiple(of: 2) {
+                        leaves.insert(try lazy.value)
+                        seenEngines.insert(try engines())
+                    } else {
+                        seenEngines.insert(try engines())
+                        leaves.insert(try lazy.value)
+                    }
+                } catch {
+                    failures.increment()
+                }
+            }
+            try #require(finished, "round \(round): the threads did not finish within 30 s (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(leavesMade.value == 1, "round \(round): the Lazy made its Leaf \(leavesMade.value) times")
+            try #require(leaves.distinctCount == 1, "round \(round): the Lazy gave \(leaves.distinctCount) different Leaves")
+            try #require(enginesMade.value == 1, "round \(round): the singleton Engine was made \(enginesMade.value) times")
+            try #require(
+                seenEngines.distinctCount == 1, "round \(round): the Provider gave \(seenEngines.distinctCount) different Engines")
         }
-        #expect(made.value == 1)
-        #expect(seen.get().count == 1)
     }
 }
 
@@ -257,16 +289,28 @@ struct PropertyInjectionTests {
         }
     }
 
-    @Test func lazyInjectedIsSafeFromManyThreads() throws {
-        let container = makeContainer(fuel: "x")
-        container.register(Leaf.self) { _ in Leaf() }.scope(.transient)
-        let screen = UncheckedScreen(value: Container.withCurrent(container) { Screen() })
-        let seen = LockedBox<Set<ObjectIdentifier>>([])
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            let leaf = screen.value.leaf
-            seen.set(seen.get().union([ObjectIdentifier(leaf)]))
+    /// A `@LazyInjected` property resolves its transient once however many threads read it at
+    /// once: 8 threads, released together, on a fresh owner in each of many fresh containers
+    /// (`FactorySpeed.rounds`).
+    @Test(arguments: FactorySpeed.allCases)
+    func lazyInjectedResolvesOnceFromManyThreads(speed: FactorySpeed) throws {
+        try rounds(speed.rounds) { round in
+            let made = LockedCounter()
+            let container = makeContainer(fuel: "x")
+            container.register(Leaf.self) { _ in
+                made.increment()
+                speed.work()
+                return Leaf()
+            }.scope(.transient)
+            let screen = UncheckedScreen(value: Container.withCurrent(container) { Screen() })
+            let seen = IdentityCollector()
+            let finished = raceThreads(8) { _ in
+                seen.insert(screen.value.leaf)
+            }
+            try #require(finished, "round \(round): the threads did not finish within 30 s (a deadlock?)")
+            try #require(made.value == 1, "round \(round): the property's Leaf was made \(made.value) times")
+            try #require(seen.distinctCount == 1, "round \(round): the property gave \(seen.distinctCount) different Leaves")
         }
-        #expect(seen.get().count == 1)
     }
 
     @Test func theSharedContainerIsTheFallback() throws {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 
 private final class Hooked: @unchecked Sendable {
     var partner: Partner?
@@ -85,42 +86,54 @@ struct EngineSafetyTests {
                     usleep(1_000)
                     partner.hooked = try r.resolve(Hooked.self)
                 }
-            let halfBuilt = Counter()
-            DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let halfBuilt = LockedCounter()
+            let finished = raceThreads(8) { index in
                 if index.isMultiple(of: 2) {
                     if (try? container.resolve(Hooked.self))?.partner == nil { halfBuilt.increment() }
                 } else {
                     if (try? container.resolve(Partner.self))?.hooked == nil { halfBuilt.increment() }
                 }
             }
+            try #require(finished, "the threads did not finish within 30 s (a deadlock?)")
             #expect(halfBuilt.value == 0)
             #expect(try container.resolve(Hooked.self).partner === container.resolve(Partner.self))
         }
     }
 
-    @Test func aSingletonIsMadeOnceWhenThreadsAndTasksAskForItTogether() async throws {
-        let made = Counter()
-        let container = Container()
-        container.register(Leaf.self) { _ in
-            made.increment()
-            usleep(5_000)
-            return Leaf()
-        }
-        .scope(.container)
-        let seen = LockedBox<Set<ObjectIdentifier>>([])
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    let leaf = index.isMultiple(of: 2)
-                        ? try container.resolve(Leaf.self)
-                        : try await container.async.resolve(Leaf.self)
-                    seen.set(seen.get().union([ObjectIdentifier(leaf)]))
+    /// Threads resolving synchronously and tasks resolving with `await` share one singleton:
+    /// 8 threads released together (every other one awaiting from a task it starts), in each of
+    /// many fresh containers (`FactorySpeed.rounds`).
+    @Test(arguments: FactorySpeed.allCases)
+    func aSingletonIsMadeOnceWhenThreadsAndTasksAskForItTogether(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
+            let made = LockedCounter()
+            let container = Container()
+            container.register(Leaf.self) { _ in
+                made.increment()
+                speed.work()
+                return Leaf()
+            }
+            .scope(.container)
+            let seen = IdentityCollector()
+            let failures = LockedCounter()
+            let finished = await raceThreadsAsync(8) { index in
+                if index.isMultiple(of: 2) {
+                    if let leaf = try? container.resolve(Leaf.self) { seen.insert(leaf) } else { failures.increment() }
+                } else {
+                    awaitOnThisThread {
+                        if let leaf = try? await container.async.resolve(Leaf.self) {
+                            seen.insert(leaf)
+                        } else {
+                            failures.increment()
+                        }
+                    }
                 }
             }
-            try await group.waitForAll()
+            try #require(finished, "round \(round): the threads and tasks did not finish within 30 s (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(made.value == 1, "round \(round): the singleton was made \(made.value) times")
+            try #require(seen.distinctCount == 1, "round \(round): \(seen.distinctCount) different instances handed out")
         }
-        #expect(made.value == 1)
-        #expect(seen.get().count == 1)
     }
 
     @Test func aHookThatThrowsLeavesNothingCached() throws {
@@ -283,7 +296,8 @@ struct EngineSafetyTests {
                 for _ in 0..<200 { results.set(results.get() + [(try? resolver.value.resolve(Leaf.self)) != nil]) }
                 finished.signal()
             }.start()
-            started.wait()
+            // Bounded: if the thread never starts, `finished` below fails the test.
+            _ = started.wait(timeout: .now() + 10)
             return try Holder(resolver: r)
         }
         let holder = try container.resolve(Holder.self)

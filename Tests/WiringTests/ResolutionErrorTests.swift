@@ -98,8 +98,20 @@ struct ResolutionErrorTests {
         final class A {}
         let container = Container()
         container.register(A.self) { r in try r.resolve(A.self) }.scope(.container)
-        let error = try #require(throws: ResolutionError.self) { try container.resolve(A.self) }
-        #expect(error.summary == "circular dependency while resolving A")
+        // On a thread of its own, with a time limit: a deadlock fails the test instead of hanging it.
+        let summary = LockedBox<String?>(nil)
+        let finished = raceThreads(1, timeout: .seconds(10)) { _ in
+            do {
+                _ = try container.resolve(A.self)
+                summary.set("no error")
+            } catch let error as ResolutionError {
+                summary.set(error.summary)
+            } catch {
+                summary.set("\(error)")
+            }
+        }
+        try #require(finished, "resolving a singleton that asks for itself did not return within 10 s: a deadlock")
+        #expect(summary.get() == "circular dependency while resolving A")
     }
 
     @Test func aDeepButAcyclicGraphIsNotMistakenForACycle() throws {
@@ -167,3 +179,5 @@ final class LockedBox<Value>: @unchecked Sendable {
 }
 
 import Foundation
+// Imported here, not at the top, so that the registration lines the messages above quote stay put.
+import WiringTestHelpers

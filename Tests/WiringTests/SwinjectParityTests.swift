@@ -438,7 +438,7 @@ struct RegistrationBehaviorTests {
             done.signal()
         }
         thread.start()
-        done.wait()
+        try #require(done.wait(timeout: .now() + 30) == .success, "the registering thread did not finish within 30 s")
         // Hound, then the named Hound it registered, reported before the outer call returned.
         let registeringThread = try #require(registering.values.first)
         #expect(threads.values.count == 2)
