@@ -68,6 +68,10 @@ public enum ChildProcess {
         inherited["WIRING_COVERAGE"] = nil
         inherited["WIRING_COVERAGE_RUN"] = nil
         inherited[caseVariable] = name
+        // A case that crashes on purpose must not start the runtime's backtracer: it inherits the
+        // output pipe, and under a sanitizer it can outlive the child by minutes, keeping the pipe
+        // open. The crash message itself is printed before the backtracer would start.
+        inherited["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = inherited.merging(environment) { _, given in given }
         let output = Pipe()
         process.standardOutput = output
