@@ -58,14 +58,13 @@ public final class IdentityCollector: @unchecked Sendable {
 
 /// Holds threads until all have arrived, then lets them go together.
 ///
-/// The threads spin (yielding now and then) rather than sleep on a condition: a woken sleeper
-/// starts microseconds after the one that woke it, long enough to miss a race on a fast
-/// factory, while a spinner that sees the last arrival starts at once. (Measured on 2 cores,
-/// debug, 8 threads, with a hand-written check-then-store singleton whose window is a few
-/// hundred nanoseconds: a condition caught a second instance in 1–7 % of rounds, spinning in
-/// 5–19 %; with one resolve inside the window, about 3.5 µs, spinning caught it in 24–37 %.)
+/// The threads sleep on a condition rather than spin: spinning races a little harder (a woken
+/// sleeper starts microseconds after the one that woke it), but eight spinning threads on two
+/// cores starve the tasks and tests running beside them, which under the thread sanitizer made
+/// an async race miss its 30-second bound. The hardest racing is `wiring-stress`'s, run by CI
+/// for 100 rounds per shape in debug and release.
 public final class StartBarrier: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var waiting: Int
 
     public init(parties: Int) {
@@ -73,17 +72,20 @@ public final class StartBarrier: @unchecked Sendable {
     }
 
     /// Waits until every party has arrived, or until `deadline`; returns false when the
-    /// deadline passed first.
+    /// deadline passed first. The threads sleep while they wait: spinning ones would take the
+    /// cores from the tasks and tests running beside them (two cores here, and far slower
+    /// under the sanitizers).
     @discardableResult
     public func arriveAndWait(deadline: Date = .distantFuture) -> Bool {
-        lock.withLock { waiting -= 1 }
-        var spins = 0
-        while lock.withLock({ waiting > 0 }) {
-            spins += 1
-            if spins.isMultiple(of: 64) {
-                sched_yield()
-                if Date() > deadline { return false }
-            }
+        condition.lock()
+        defer { condition.unlock() }
+        waiting -= 1
+        if waiting == 0 {
+            condition.broadcast()
+            return true
+        }
+        while waiting > 0 {
+            if !condition.wait(until: deadline) { return waiting <= 0 }
         }
         return true
     }

@@ -350,11 +350,11 @@ import WiringTestSupport
     @Test(arguments: FactorySpeed.allCases)
     func resolvingFromManyThreadsWhileReadingTheTraceMakesTheSingletonOnceAndRecordsEveryResolution(
         speed: FactorySpeed
-    ) throws {
+    ) async throws {
         let threads = 8
         let resolvesPerThread = 5
         let resolves = threads * resolvesPerThread
-        try rounds(speed.rounds) { round in
+        try await rounds(speed.rounds) { round in
             let made = LockedCounter()
             let base = makeAppContainer()
             base.register((any Network).self) { _ in
@@ -367,7 +367,7 @@ import WiringTestSupport
             test.override(Payments.self) { r in try Payments(network: r.resolve()) }
             let networks = IdentityCollector()
             let failures = LockedCounter()
-            let finished = raceThreads(threads) { index in
+            let finished = await raceThreadsAsync(threads) { index in
                 for _ in 0..<resolvesPerThread {
                     if let checkout = try? test.resolve(Checkout.self) {
                         networks.insert(checkout.cart.network)

@@ -158,8 +158,8 @@ struct ProviderTests {
     /// one instance, however many threads use them at once: 8 threads, released together, in
     /// each of many fresh containers (`FactorySpeed.rounds`).
     @Test(arguments: FactorySpeed.allCases)
-    func aLazyResolvesOnceAndAProvidersSingletonIsMadeOnceFromManyThreads(speed: FactorySpeed) throws {
-        try rounds(speed.rounds) { round in
+    func aLazyResolvesOnceAndAProvidersSingletonIsMadeOnceFromManyThreads(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
             let leavesMade = LockedCounter()
             let enginesMade = LockedCounter()
             let container = Container()
@@ -178,7 +178,7 @@ struct ProviderTests {
             let leaves = IdentityCollector()
             let seenEngines = IdentityCollector()
             let failures = LockedCounter()
-            let finished = raceThreads(8) { index in
+            let finished = await raceThreadsAsync(8) { index in
                 do {
                     // Half use the Lazy first, half the Provider.
                     if index.isMultiple(of: 2) {
@@ -293,8 +293,8 @@ struct PropertyInjectionTests {
     /// once: 8 threads, released together, on a fresh owner in each of many fresh containers
     /// (`FactorySpeed.rounds`).
     @Test(arguments: FactorySpeed.allCases)
-    func lazyInjectedResolvesOnceFromManyThreads(speed: FactorySpeed) throws {
-        try rounds(speed.rounds) { round in
+    func lazyInjectedResolvesOnceFromManyThreads(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
             let made = LockedCounter()
             let container = makeContainer(fuel: "x")
             container.register(Leaf.self) { _ in
@@ -304,7 +304,7 @@ struct PropertyInjectionTests {
             }.scope(.transient)
             let screen = UncheckedScreen(value: Container.withCurrent(container) { Screen() })
             let seen = IdentityCollector()
-            let finished = raceThreads(8) { _ in
+            let finished = await raceThreadsAsync(8) { _ in
                 seen.insert(screen.value.leaf)
             }
             try #require(finished, "round \(round): the threads did not finish within 30 s (a deadlock?)")

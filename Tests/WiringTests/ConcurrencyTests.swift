@@ -28,13 +28,13 @@ struct ConcurrencyTests {
     /// threads ask at once: 8 threads, released together, in each of many fresh containers
     /// (`FactorySpeed.rounds`).
     @Test(arguments: FactorySpeed.allCases)
-    func aSingletonAndItsSingletonDependencyAreEachMadeOnceUnderContention(speed: FactorySpeed) throws {
+    func aSingletonAndItsSingletonDependencyAreEachMadeOnceUnderContention(speed: FactorySpeed) async throws {
         final class Config {}
         final class Service {
             let config: Config
             init(config: Config) { self.config = config }
         }
-        try rounds(speed.rounds) { round in
+        try await rounds(speed.rounds) { round in
             let configsMade = LockedCounter()
             let servicesMade = LockedCounter()
             let container = Container()
@@ -53,7 +53,7 @@ struct ConcurrencyTests {
             let configs = IdentityCollector()
             let failures = LockedCounter()
             let mismatches = LockedCounter()
-            let finished = raceThreads(8) { index in
+            let finished = await raceThreadsAsync(8) { index in
                 do {
                     // Half ask for the service first, half for its dependency.
                     let service: Service
@@ -87,8 +87,8 @@ struct ConcurrencyTests {
     /// Threads resolving a child's singleton (which needs the parent's) and the parent's at once
     /// finish: bounded, so that a deadlock fails the test instead of hanging the suite.
     @Test(arguments: FactorySpeed.allCases)
-    func childAndParentSingletonsUnderContentionDoNotDeadlock(speed: FactorySpeed) throws {
-        try rounds(speed.rounds) { round in
+    func childAndParentSingletonsUnderContentionDoNotDeadlock(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
             let leavesMade = LockedCounter()
             let parent = Container()
             parent.register(Leaf.self) { _ in
@@ -100,7 +100,7 @@ struct ConcurrencyTests {
             child.register(Branch.self) { r in try Branch(left: r.resolve(), right: r.resolve()) }.scope(.container)
             let leaves = IdentityCollector()
             let failures = LockedCounter()
-            let finished = raceThreads(8) { index in
+            let finished = await raceThreadsAsync(8) { index in
                 do {
                     if index.isMultiple(of: 2) {
                         let branch = try child.resolve(Branch.self)

@@ -71,7 +71,7 @@ private struct HookFailure: Error, CustomStringConvertible {
 
 @Suite("Engine safety: publication, hooks, lifetimes")
 struct EngineSafetyTests {
-    @Test func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun() throws {
+    @Test func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun() async throws {
         for _ in 0..<20 {
             let container = Container()
             container.register(Hooked.self) { _ in Hooked() }
@@ -87,7 +87,7 @@ struct EngineSafetyTests {
                     partner.hooked = try r.resolve(Hooked.self)
                 }
             let halfBuilt = LockedCounter()
-            let finished = raceThreads(8) { index in
+            let finished = await raceThreadsAsync(8) { index in
                 if index.isMultiple(of: 2) {
                     if (try? container.resolve(Hooked.self))?.partner == nil { halfBuilt.increment() }
                 } else {
