@@ -129,8 +129,12 @@ public func raceThreads(
 
 /// ``raceThreads(_:timeout:_:)`` for async tests: waits without blocking the caller's thread,
 /// so that tasks the racing threads start can run on the cooperative pool.
+///
+/// The bound is longer than the synchronous one's: tasks the threads start need the cooperative
+/// pool (as wide as the cores, two here), which tests running beside this one may hold for
+/// seconds at a time (a child process under a sanitizer, say). A deadlock still fails the test.
 public func raceThreadsAsync(
-    _ count: Int = 8, timeout: Duration = .seconds(30), _ body: @escaping @Sendable (Int) -> Void
+    _ count: Int = 8, timeout: Duration = .seconds(180), _ body: @escaping @Sendable (Int) -> Void
 ) async -> Bool {
     let group = startThreads(count, timeout: timeout, body)
     let once = OnceFlag()

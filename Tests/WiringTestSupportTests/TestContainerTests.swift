@@ -378,7 +378,7 @@ import WiringTestSupport
                     if index == 0 { _ = test.trace.roots.count }
                 }
             }
-            try #require(finished, "round \(round): the threads did not finish within 30 s (a deadlock?)")
+            try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
             try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
             try #require(made.value == 1, "round \(round): the test container made its Network \(made.value) times")
             try #require(networks.distinctCount == 1, "round \(round): \(networks.distinctCount) different Networks handed out")
