@@ -239,7 +239,7 @@ extension Resolution {
         let cache = found.cache
         if let instance = try existingInstance(of: entry, in: cache, as: Service.self) { return (instance, outcome) }
         try enter(entry)
-        defer { leave() }
+        defer { leave(entry) }
         var claim = Creations.Claim.claimed
         if entry.policy.keepsInstances {
             repeat {

@@ -237,7 +237,9 @@ public final class Container: Resolver, Sendable {
     }
 
     package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
+        let lock = state.identity
         let (replaced, observers, behaviors) = state.withLock { state in
+            entry.slot.guarded(by: lock)
             let previous = state.mutableRegistry.insert(entry)
             defer { previous?.slot.box = nil }
             return (previous?.slot.box, state.observers, state.behaviors)
@@ -258,11 +260,13 @@ public final class Container: Resolver, Sendable {
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
         typealias Changed = (AnyObject?, [any RegistrationObserver], RegistrationEntry?, [any RegistrationBehavior])
+        let lock = state.identity
         let (dropped, observers, updated, behaviors) = state.withLock { state -> Changed in
             guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, [], nil, []) }
             var options = current.options
             update(&options)
             let updated = current.copy(options: options)
+            updated.slot.guarded(by: lock)
             _ = state.mutableRegistry.insert(updated)
             defer { current.slot.box = nil }
             return (current.slot.box, state.observers, updated, state.behaviors)

@@ -31,8 +31,11 @@ package struct LockedState<State>: @unchecked Sendable {
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeMutexBuffer.make(initialState)
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: buffer)
     }
+
+    /// Which lock this is, for debug checks that state is used under it.
+    package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
     /// Runs `body` with the state, under the lock.
     @inline(__always)
@@ -48,7 +51,7 @@ package final class ConditionState<State>: @unchecked Sendable {
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeConditionBuffer.make(initialState)
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: buffer)
     }
 
     /// Runs `body` under the lock. `body` may call `wait()` on the handle it gets, which gives
@@ -75,7 +78,7 @@ package final class RecursiveLock: @unchecked Sendable {
     private let order: UnsafeMutex.Order
 
     package init(rank: LockRank, file: StaticString = #fileID, line: UInt = #line) {
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line)
+        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: mutex)
     }
 
     package func lock() { mutex.lock(order) }

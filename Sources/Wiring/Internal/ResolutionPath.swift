@@ -14,8 +14,9 @@ extension Resolution {
         steps.push(entry)
     }
 
-    package func leave() {
-        steps.pop()
+    /// Takes `entry`, the innermost registration, off the path.
+    package func leave(_ entry: RegistrationEntry) {
+        steps.pop(entry)
     }
 
     /// `entry` is on the path already. That is a cycle, unless an `initCompleted` hook below it

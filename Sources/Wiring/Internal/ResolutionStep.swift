@@ -94,7 +94,7 @@ extension Resolution {
                 return graph.value(at: index, as: serviceType)
             }
             try enter(entry)
-            defer { steps.pop() }
+            defer { steps.pop(entry) }
             return try keep(produce(entry, as: serviceType), of: entry, in: nil)
         }
     }
@@ -115,7 +115,7 @@ extension Resolution {
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
         try enter(entry)
-        defer { steps.pop() }
+        defer { steps.pop(entry) }
         // Before claiming: a synchronous resolve must never wait for an instance an async one
         // is making, which may need this very thread (the main actor's) to finish.
         if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {

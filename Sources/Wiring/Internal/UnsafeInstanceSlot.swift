@@ -3,11 +3,24 @@
 /// Invariant: read and written only under the lock of the container that owns the
 /// registration, so the dynamic exclusivity checks of a class property would only repeat the
 /// lock's work; without them a cached singleton resolves in 422 instructions instead of 505
-/// (callgrind, release build). Debug builds check that the calling thread holds a lock.
+/// (callgrind, release build). Debug builds check that the calling thread holds that lock (any
+/// lock, until the container that adds the registration names its own with `guarded(by:)`).
 package final class UnsafeInstanceSlot: @unchecked Sendable {
     @exclusivity(unchecked) private var storedBox: AnyObject?
+    #if DEBUG
+    @exclusivity(unchecked) private var guardingLock: ObjectIdentifier?
+    #endif
 
     package init() {}
+
+    /// Names the lock that guards this slot from now on: its container's, which holds it while
+    /// adding the registration.
+    package func guarded(by lock: ObjectIdentifier) {
+        #if DEBUG
+        checkLocked()
+        guardingLock = lock
+        #endif
+    }
 
     /// The kept instance's box, if it was made.
     @inline(__always)
@@ -25,7 +38,13 @@ package final class UnsafeInstanceSlot: @unchecked Sendable {
     @inline(__always)
     private func checkLocked() {
         #if DEBUG
-        precondition(UnsafeMutex.heldByCurrentThread > 0, "a kept instance was read or written outside its container's lock")
+        if let guardingLock {
+            precondition(
+                UnsafeMutex.isHeldByCurrentThread(guardingLock),
+                "a kept instance was read or written without its container's lock")
+        } else {
+            precondition(UnsafeMutex.heldByCurrentThread > 0, "a kept instance was read or written outside any lock")
+        }
         #endif
     }
 }

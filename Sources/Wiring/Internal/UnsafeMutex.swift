@@ -44,12 +44,15 @@ enum UnsafeMutex {
         #if DEBUG
         let rank: LockRank
         let site: String
+        /// The lock itself, for checks that state is read under the one lock that guards it.
+        let lock: ObjectIdentifier
         #endif
 
-        init(rank: LockRank, file: StaticString, line: UInt) {
+        init(rank: LockRank, file: StaticString, line: UInt, lock: AnyObject) {
             #if DEBUG
             self.rank = rank
             self.site = "\(file):\(line)"
+            self.lock = ObjectIdentifier(lock)
             #endif
         }
     }
@@ -74,6 +77,11 @@ enum UnsafeMutex {
     /// How many of these mutexes the calling thread holds, for debug checks of state that a
     /// lock guards (see ``UnsafeInstanceSlot``).
     static var heldByCurrentThread: Int { HeldLocks.current.held.count }
+
+    /// Whether the calling thread holds `lock` (see ``Order/lock``).
+    static func isHeldByCurrentThread(_ lock: ObjectIdentifier) -> Bool {
+        HeldLocks.current.held.contains { $0.lock == lock }
+    }
 
     /// The locks the calling thread holds, innermost last: checked against ``LockRank``'s order
     /// before every lock is taken. One per thread, owned by its thread-specific slot (+1,
@@ -113,7 +121,7 @@ enum UnsafeMutex {
         }
 
         func gaveBack(_ order: Order) {
-            guard let index = held.lastIndex(where: { $0.site == order.site && $0.rank == order.rank }) else {
+            guard let index = held.lastIndex(where: { $0.lock == order.lock }) else {
                 preconditionFailure("a mutex was given back by a thread that did not hold it")
             }
             held.remove(at: index)

@@ -5,8 +5,10 @@
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
 /// synchronous resolution only on the thread whose `ResolutionThread` slot holds it, an async
 /// one only in the task that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it
-/// lends itself to while that task waits. Debug builds check it on every step
-/// (`Resolution.isUsedByItsOwner`, asserted in `Resolution.enter`).
+/// lends itself to while that task waits. Debug builds check on every step
+/// (`Resolution.isUsedByItsOwner`, asserted in `Resolution.enter`) that a synchronous resolution
+/// runs on its own thread, and that an async one has a turn taken; which task took it, they
+/// cannot tell.
 package class UnsafeResolutionState {
     /// The source of the running call; its caller keeps it alive. Once the call is over, a
     /// resolver that escaped reaches the source through `Resolution.escape` instead.

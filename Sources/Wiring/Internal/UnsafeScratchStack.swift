@@ -2,20 +2,31 @@
 /// stack order as steps nest. Kept by a resolution between calls, so steps allocate nothing.
 package struct UnsafeScratchStack {
     /// Room for one value, taken with `push(size:alignment:)` for a type of that layout:
-    /// `initialize(to:)` and `move(as:)` must use that type (checked in debug builds), once each.
+    /// `initialize(to:)` and then `move(as:)` must use that type, once each, and slots are given
+    /// back in the order they were taken (all checked in debug builds).
     package struct Slot {
         fileprivate let pointer: UnsafeMutableRawPointer
         /// Where the stack's top was before this slot; `nil` for a slot allocated on its own.
         fileprivate let previousTop: Int?
         #if DEBUG
         fileprivate let size: Int
+        /// Where the stack's top was after this slot was taken.
+        fileprivate let end: Int
+        /// What the slot holds, in debug builds only: the type it was initialized with, and
+        /// whether its value was moved out.
+        fileprivate final class Use {
+            var stored: ObjectIdentifier?
+            var moved = false
+        }
+        fileprivate let use = Use()
         #endif
 
-        fileprivate init(pointer: UnsafeMutableRawPointer, previousTop: Int?, size: Int) {
+        fileprivate init(pointer: UnsafeMutableRawPointer, previousTop: Int?, size: Int, end: Int) {
             self.pointer = pointer
             self.previousTop = previousTop
             #if DEBUG
             self.size = size
+            self.end = end
             #endif
         }
 
@@ -24,6 +35,8 @@ package struct UnsafeScratchStack {
         package func initialize<Value>(to value: consuming Value) {
             #if DEBUG
             precondition(MemoryLayout<Value>.size <= size, "a \(Value.self) does not fit its scratch slot")
+            precondition(use.stored == nil, "a scratch slot was initialized twice")
+            use.stored = ObjectIdentifier(Value.self)
             #endif
             pointer.bindMemory(to: Value.self, capacity: 1).initialize(to: value)
         }
@@ -32,7 +45,9 @@ package struct UnsafeScratchStack {
         @inline(__always)
         func move<Value>(as type: Value.Type) -> Value {
             #if DEBUG
-            precondition(MemoryLayout<Value>.size <= size, "a \(Value.self) does not fit its scratch slot")
+            precondition(use.stored == ObjectIdentifier(Value.self), "a scratch slot was read as another type, or empty")
+            precondition(!use.moved, "a scratch slot's value was moved out twice")
+            use.moved = true
             #endif
             return pointer.assumingMemoryBound(to: Value.self).move()
         }
@@ -50,7 +65,7 @@ package struct UnsafeScratchStack {
             if start + size <= Self.capacity {
                 let previous = top
                 top = start + size
-                return Slot(pointer: base + start, previousTop: previous, size: size)
+                return Slot(pointer: base + start, previousTop: previous, size: size, end: top)
             }
         }
         return pushSlowly(size: size, alignment: alignment)
@@ -58,6 +73,9 @@ package struct UnsafeScratchStack {
 
     @inline(__always)
     mutating func pop(_ slot: Slot) {
+        #if DEBUG
+        precondition(slot.end == top, "scratch slots given back out of order")
+        #endif
         guard let previous = slot.previousTop else {
             slot.pointer.deallocate()
             return
@@ -73,7 +91,7 @@ package struct UnsafeScratchStack {
         }
         // Deep nesting or a large value: memory of its own.
         let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 1))
-        return Slot(pointer: pointer, previousTop: nil, size: size)
+        return Slot(pointer: pointer, previousTop: nil, size: size, end: top)
     }
 
     mutating func deallocate() {

@@ -36,10 +36,13 @@ struct UnsafeStepStack {
         buffer.append(Unmanaged.passUnretained(entry))
     }
 
+    /// Takes `entry`, which must be the innermost registration (checked in debug builds), off
+    /// the path.
     @inline(__always)
-    mutating func pop() {
+    mutating func pop(_ entry: RegistrationEntry) {
         assert(!buffer.isEmpty, "a step popped that was never pushed")
-        _ = buffer.removeLast()
+        let popped = buffer.removeLast()
+        assert(popped.toOpaque() == Unmanaged.passUnretained(entry).toOpaque(), "a step popped out of order")
     }
 
     mutating func removeAll() {
