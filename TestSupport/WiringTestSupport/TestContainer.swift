@@ -263,6 +263,17 @@ public final class TestContainer: Resolver, Sendable {
         layers.resetScope(scope)
     }
 
+    /// Drops the instance the test container keeps for one registration in `scope`, in every
+    /// layer, as `Container.resetScope(_:only:)` does: the next resolution of `key` makes a new
+    /// one, and the scope's other instances stay. The base container is never touched.
+    ///
+    /// ```swift
+    /// test.resetScope(.session, only: ServiceKey(Session.self))
+    /// ```
+    public func resetScope(_ scope: Scope, only key: ServiceKey) {
+        layers.resetScope(scope, only: key)
+    }
+
     // MARK: Inspecting
 
     /// Every resolution made through this test container since it was made or last cleared.

@@ -22,6 +22,22 @@ import WiringTestSupport
 // The README's other "Testing with Wiring" examples, verbatim inside tests.
 
 @Suite struct TestingWithWiring {
+    /// The README block, verbatim, with what it promises (one registration only is tested
+    /// apart from the rest of its scope in `TestContainerTests`).
+    @Test func aTestContainerResetsAScopeOrOneRegistrationOfIt() throws {
+        let base = Container()
+        base.register(Session.self) { _ in Session() }.scope(.session)
+        let keptByBase = try base.resolve(Session.self)
+        let test = TestContainer(base: base)
+        let first = try test.resolve(Session.self)
+        test.resetScope(.session)                                      // every instance of the scope
+        let second = try test.resolve(Session.self)
+        test.resetScope(.session, only: ServiceKey(Session.self))      // the Session only; the rest stay
+        #expect(second !== first)
+        #expect(try test.resolve(Session.self) !== second)
+        #expect(try base.resolve(Session.self) === keptByBase)
+    }
+
     @Test func aLayerIsGoneOnceItIsPopped() throws {
         let test = TestContainer(base: makeAppContainer())
 

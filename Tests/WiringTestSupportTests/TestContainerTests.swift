@@ -144,6 +144,45 @@ import WiringTestSupport
         test.resetScope(.container)
         #expect(try test.resolve((any Network).self) !== first)
     }
+
+    @Test func resettingOneRegistrationOfAScopeKeepsTheOthersAndLeavesTheBaseAlone() throws {
+        final class Session {}
+        final class Basket {}
+        let session = Scope("test-session")
+        let base = Container()
+        base.register(Session.self) { _ in Session() }.scope(session)
+        base.register(Basket.self) { _ in Basket() }.scope(session)
+        let keptByBase = try base.resolve(Session.self)
+        let test = TestContainer(base: base)
+        let firstSession = try test.resolve(Session.self)
+        let basket = try test.resolve(Basket.self)
+        test.pushLayer("checkout")
+        let layered = try test.resolve(Session.self)
+        #expect(layered === firstSession, "a layer sees the instance kept below it")
+
+        test.resetScope(session, only: ServiceKey(Session.self))
+        let secondSession = try test.resolve(Session.self)
+        #expect(secondSession !== firstSession, "the reset registration makes a new instance")
+        #expect(try test.resolve(Basket.self) === basket, "the scope's other instances stay")
+        test.popLayer()
+        #expect(try test.resolve(Session.self) !== firstSession, "dropped in every layer, the root too")
+        #expect(try base.resolve(Session.self) === keptByBase, "the base container is never touched")
+
+        test.resetScope(.container, only: ServiceKey(Basket.self))
+        #expect(try test.resolve(Basket.self) === basket, "another scope's reset leaves it alone")
+    }
+
+    @Test func resettingOneOverriddenRegistrationDropsTheOverridesInstance() throws {
+        final class Clock {}
+        let base = Container()
+        base.register(Clock.self) { _ in Clock() }.scope(.container)
+        let test = TestContainer(base: base)
+        test.override(Clock.self) { _ in Clock() }.scope(.container)
+        let first = try test.resolve(Clock.self)
+        #expect(try test.resolve(Clock.self) === first)
+        test.resetScope(.container, only: ServiceKey(Clock.self))
+        #expect(try test.resolve(Clock.self) !== first)
+    }
 }
 
 @Suite struct Recording {

@@ -154,6 +154,19 @@ final class LayerStack: Sendable {
         withExtendedLifetime(dropped) {}
     }
 
+    /// Drops what every layer keeps for the registrations of `scope` that answer `key`: a
+    /// layer's override, the base's registration, a fake or an implicit (`Injectable`) one.
+    func resetScope(_ scope: Scope, only key: ServiceKey) {
+        let layers = activeLayers
+        var answering = layers.compactMap { $0.overrides.registry[key] }
+        if let base = base.lookup(key) { answering.append(base.entry) }
+        if let fake = fakes.registry[key] { answering.append(fake) }
+        if let implicit = ImplicitRegistrations.existingEntry(for: key) { answering.append(implicit) }
+        let ids = Set(answering.filter { $0.scope == scope }.map(\.id))
+        let dropped = layers.flatMap { layer in ids.flatMap { layer.cache.remove(entryID: $0) } }
+        withExtendedLifetime(dropped) {}
+    }
+
     // MARK: Binding layers to tasks
 
     /// Runs `operation` with `layer` bound to this task and the tasks it creates; frees the
