@@ -29,7 +29,8 @@ extension TestContainer {
         var candidates: [(entry: RegistrationEntry, candidate: WiringExplanation.Candidate)] = []
         for layer in snapshot.layers {
             guard let entry = layer.overrides.registry[key] else { continue }
-            let origin = layer === layers.root ? "the registration in the test container" : "the override in layer \"\(layer.name)\""
+            // Worded as the trace marks it (`(override "test")`), the root layer included.
+            let origin = "the override in layer \"\(layer.name)\""
             candidates.append((entry, .init(origin: origin, site: entry.site, scope: entry.scope)))
         }
         if let found = layers.base.lookup(key, in: nil) {

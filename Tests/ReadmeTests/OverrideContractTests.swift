@@ -44,7 +44,7 @@ final class Repository {
         #expect(base.warnings.map(\.identifier) == ["unbalanced-pop"])
 
         let explanation = test.explain(Network.self)             // CustomStringConvertible: who answers, why, what it shadows
-        #expect(explanation.description.hasPrefix("Network: answered by the registration in the test container at ReadmeTests/OverrideContractTests.swift:"))
+        #expect(explanation.description.hasPrefix("Network: answered by the override in layer \"test\" at ReadmeTests/OverrideContractTests.swift:"))
         #expect(explanation.shadowed.map(\.origin) == ["the registration in the base"])
 
         let manifest = test.wiringManifest()                     // every registration, scope, dependencies, problems

@@ -28,7 +28,7 @@ import WiringTestSupport
         let lines = explanation.description.components(separatedBy: "\n")
         #expect(lines.count == 4)
         #expect(lines[0] == "Network: answered by the override in layer \"offline\" at \(file):\(line) (.transient)")
-        #expect(lines[1] == "  shadows the registration in the test container at \(file):\(line - 2) (.container)")
+        #expect(lines[1] == "  shadows the override in layer \"test\" at \(file):\(line - 2) (.container)")
         #expect(lines[2].hasPrefix("  shadows the registration in the base at \(file):"))
         #expect(lines[3] == "  instance: .transient makes a new one on every resolve")
         #expect(explanation.answer?.scope == .transient)
