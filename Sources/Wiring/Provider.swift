@@ -42,6 +42,29 @@ package protocol TakesArgumentsWhenCalled {
     static var providedType: any Any.Type { get }
 }
 
+/// A type that resolves another when used (`Provider`, `Lazy`): what depends on one depends on
+/// what it resolves, and on whatever answers that key.
+package protocol ResolvesLater {
+    /// The type it resolves.
+    static var resolvedType: any Any.Type { get }
+}
+
+extension ResolvesLater {
+    /// The key a `key` of this type resolves when used: the same name, and the runtime
+    /// arguments a `Lazy` was resolved with (a provider's come with each call).
+    package static func resolvedKey(for key: ServiceKey) -> ServiceKey {
+        ServiceKey(serviceType: resolvedType, name: key.name, argumentList: key.argumentList)
+    }
+}
+
+extension Provider: ResolvesLater {
+    package static var resolvedType: any Any.Type { Service.self }
+}
+
+extension Lazy: ResolvesLater {
+    package static var resolvedType: any Any.Type { Service.self }
+}
+
 extension Provider: TakesArgumentsWhenCalled {
     package static var providedType: any Any.Type { Service.self }
 }

@@ -54,13 +54,29 @@ final class InstanceProvenance: Sendable {
             var dependencies = Set<Dependency>()
             for below in log.descendants(of: index) {
                 let used = log.entry(of: steps[below])
-                dependencies.insert(Dependency(key: log.key(at: below), entryID: used?.id))
+                dependencies.insert(Self.dependency(log.key(at: below), usedEntry: used, snapshot: snapshot))
                 if steps[below].outcome == .cached, let used, let inherited = madeWith(used, in: snapshot) {
                     dependencies.formUnion(inherited.dependencies)
                 }
             }
             record(MadeWith(registry: snapshot.registry, dependencies: dependencies), layer: topLayer, entry: entry.id)
         }
+    }
+
+    /// How a key resolved below a kept instance counts for its provenance. A registration of
+    /// the app or the test is itself. An implicit one is answered by nothing registered (`nil`),
+    /// so that an override of it later counts as a change; and a `Provider` or a `Lazy` counts as
+    /// what it resolves, answered by whatever answers that in the layers now: what the instance
+    /// will get from it is what changes with an override.
+    private static func dependency(
+        _ key: ServiceKey, usedEntry used: RegistrationEntry?, snapshot: LayerSnapshot
+    ) -> Dependency {
+        guard let used, used.options.isImplicit else { return Dependency(key: key, entryID: used?.id) }
+        guard let resolvesLater = key.serviceType as? any ResolvesLater.Type else {
+            return Dependency(key: key, entryID: nil)
+        }
+        let resolved = resolvesLater.resolvedKey(for: key)
+        return Dependency(key: resolved, entryID: snapshot.answer(to: resolved)?.entry.id)
     }
 
     /// What the instance of `entry` that the topmost layer of `snapshot` keeping one was made with.

@@ -81,6 +81,12 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         return nil
     }
 
+    /// What answers `key` for a resolution starting now, as a kept instance's provenance counts
+    /// it (see ``InstanceProvenance``).
+    func answer(to key: ServiceKey) -> Lookup? {
+        lookup(key, base: base, in: nil)
+    }
+
     /// The layer whose override `entry` is, by origin; 0 for anything else.
     func origin(of entry: RegistrationEntry) -> Int {
         for layer in overrides where layer.registry[entry.key] === entry {
@@ -141,7 +147,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             return nil
         }
         for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
-            let now = lookup(dependency.key, base: base, in: nil)
+            let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }
             let answeredIn = now.flatMap { layerName(of: $0.origin) }.map { "layer \"\($0)\"" } ?? "the base"
             return StaleInstance(
