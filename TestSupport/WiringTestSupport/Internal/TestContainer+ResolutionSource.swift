@@ -6,9 +6,13 @@ extension TestContainer: ResolutionSource {
     /// The registration for `key`: in the layers `resolution` began with, if it is one of this
     /// test container's; else in the layers as they are now.
     package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
-        // A resolution of this test container looks up in the layers it began with.
+        // A resolution of this test container looks up in the layers it began with, and keeps
+        // instances through its recorder, which notes why a kept one is made again: every
+        // lookup then does, as the plain keys the resolution reads directly do.
         if let resolution, resolution.source === self, let recorder = resolution.observer as? TraceRecorder {
-            return recorder.snapshot.lookup(key, base: base, in: resolution)
+            return recorder.snapshot.lookup(key, base: base, in: resolution).map {
+                Lookup(entry: $0.entry, cache: recorder, origin: $0.origin)
+            }
         }
         return layers.lookup(key, in: resolution)
     }

@@ -65,3 +65,34 @@ struct ProviderProvenanceTests {
         #expect(try test.resolve(Holder.self) === original)
     }
 }
+
+/// An async singleton made again because of an override says why in the trace, as a
+/// synchronous one does.
+@Suite("Made again, async")
+struct AsyncMadeAgainTests {
+    final class Network: Sendable {
+        let label: String
+        init(label: String) { self.label = label }
+    }
+    final class Repository: Sendable {
+        let network: Network
+        init(network: Network) { self.network = network }
+    }
+
+    @Test func anAsyncSingletonMadeAgainByAnOverrideSaysWhyInTheTrace() async throws {
+        let base = Container()
+        base.register(Network.self) { _ in Network(label: "live") }.scope(.container)
+        base.registerAsync(Repository.self) { r in try await Repository(network: r.resolve()) }.scope(.container)
+        let test = TestContainer(base: base)
+        let original = try await test.async.resolve(Repository.self)
+        test.pushLayer("offline")
+        test.override(Network.self) { _ in Network(label: "offline") }
+        let inside = try await test.async.resolve(Repository.self)
+        #expect(inside !== original)
+        #expect(inside.network.label == "offline")
+        let rendered = test.trace.render()
+        #expect(rendered.contains("↻ made again: Network is now answered by layer \"offline\""), "\(rendered)")
+        test.popLayer()
+        #expect(try await test.async.resolve(Repository.self) === original)
+    }
+}
