@@ -4,7 +4,8 @@ import Wiring
 /// registrations declare, as Graphviz or Mermaid text.
 ///
 /// The text is the same on every run: nodes are sorted by label and numbered in that order
-/// (`n1`, `n2`…), edges are sorted, and a dependency only declared (never resolved) is dashed.
+/// (`n1`, `n2`…), edges are sorted, and a dependency only declared (never resolved) is dashed, as
+/// is the edge from a `Provider<T>` or a `Lazy<T>` to the `T` it resolves when used.
 ///
 /// ```swift
 /// _ = try test.resolve(Checkout.self)
@@ -49,6 +50,14 @@ public struct DependencyGraph: Sendable {
                 let pair = Pair(from: registration.key, to: dependency)
                 if !resolved.contains(pair) { declaredOnly.insert(pair) }
             }
+        }
+        // A `Provider<T>` or a `Lazy<T>` resolves `T` later, when it is used: drawn dashed, so
+        // that what it resolves does not look disconnected.
+        for key in keys {
+            guard let resolvesLater = key.serviceType as? any ResolvesLater.Type else { continue }
+            let pair = Pair(from: key, to: resolvesLater.resolvedKey(for: key))
+            keys.insert(pair.to)
+            if !resolved.contains(pair) { declaredOnly.insert(pair) }
         }
         let nodes = keys.sortedByLabel()
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, $0) })

@@ -103,7 +103,9 @@ private func makeShop() throws -> TestContainer {
         #expect(first.dependencyGraph().mermaid == second.dependencyGraph().mermaid)
     }
 
-    @Test func genericLabelsAreEscapedForMermaid() throws {
+    /// Generic labels are escaped; a `Provider<T>` has a dashed edge to the `T` it resolves
+    /// later, so that `T` does not look disconnected.
+    @Test func genericLabelsAreEscapedForMermaidAndAProviderPointsAtWhatItResolves() throws {
         let container = Container()
         container.register(GClock.self) { _ in GClock() }
         container.register(GTimer.self) { r in try GTimer(clocks: r.resolve()) }
@@ -114,17 +116,39 @@ private func makeShop() throws -> TestContainer {
 
         #expect(graph.mermaid == """
             graph TD
-                n1["GTimer"]
-                n2["Provider#lt;GClock#gt;"]
-                n1 --> n2
+                n1["GClock"]
+                n2["GTimer"]
+                n3["Provider#lt;GClock#gt;"]
+                n2 --> n3
+                n3 -.-> n1
             """)
         #expect(graph.dot == """
             digraph Wiring {
-                n1 [label="GTimer"];
-                n2 [label="Provider<GClock>"];
-                n1 -> n2;
+                n1 [label="GClock"];
+                n2 [label="GTimer"];
+                n3 [label="Provider<GClock>"];
+                n2 -> n3;
+                n3 -> n1 [style=dashed];
             }
             """)
+    }
+
+    @Test func aLazyResolvedWithItsArgumentsPointsAtTheRegistrationTakingThem() throws {
+        final class Greeter {}
+        final class Screen: @unchecked Sendable {
+            let greeter: Lazy<Greeter>
+            init(greeter: Lazy<Greeter>) { self.greeter = greeter }
+        }
+        let container = Container()
+        container.register(Greeter.self) { (_, _: String) in Greeter() }
+        container.register(Screen.self) { r in try Screen(greeter: r.resolve(Lazy<Greeter>.self, arguments: "Ada")) }
+        let test = TestContainer(base: container)
+        _ = try test.resolve(Screen.self)
+
+        let graph = test.dependencyGraph()
+        let later = try #require(graph.edges.first { !$0.isResolved })
+        #expect(later.from == ServiceKey(Lazy<Greeter>.self, arguments: String.self))
+        #expect(later.to == ServiceKey(Greeter.self, arguments: String.self))
     }
 
     @Test func anEmptyTestContainerDrawsAnEmptyGraph() {
