@@ -32,9 +32,10 @@ import Wiring
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
 ///   - column: The column to report a failure at; leave the default.
-public func assertScope<Service>(
+public func assertScope<Service, each Argument>(
     _ serviceType: Service.Type,
     name: String? = nil,
+    arguments: repeat each Argument,
     is scope: Scope,
     in resolver: any Resolver,
     fileID: StaticString = #fileID,
@@ -43,13 +44,20 @@ public func assertScope<Service>(
     column: UInt = #column
 ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    checkScope(serviceType, name: name, is: scope, in: resolver, at: site)
+    checkScope(serviceType, name: name, arguments: repeat each arguments, is: scope, in: resolver, at: site)
 }
 
-package func checkScope<Service>(
-    _ serviceType: Service.Type, name: String?, is scope: Scope, in resolver: any Resolver, at site: CallSite
+package func checkScope<Service, each Argument>(
+    _ serviceType: Service.Type, name: String?, arguments: repeat each Argument, is scope: Scope,
+    in resolver: any Resolver, at site: CallSite
 ) {
-    let key = ServiceKey(serviceType, name: name)
+    let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+    // Every resolve of the check passes the same arguments, so that a kept scope is asked for
+    // the same instance each time.
+    let values = (repeat each arguments)
+    let request = ScopeRequest(key: key) { resolver in
+        try resolver.resolve(serviceType, name: name, arguments: repeat each values)
+    }
     guard let source = RegistrationLookup.source(of: resolver) else {
         recordFailure(
             "cannot check the scope of \(key) in a \(typeName(type(of: resolver))): "
@@ -59,7 +67,7 @@ package func checkScope<Service>(
     let isCustom = ![Scope.transient, .graph, .container, .weak].contains(scope)
     let behaviour: ScopeBehaviour
     do {
-        switch try ScopeBehaviour.observe(serviceType, name: name, in: source, resetting: isCustom ? scope : nil) {
+        switch try ScopeBehaviour.observe(request, in: source, resetting: isCustom ? scope : nil) {
         case .behaviour(let observed):
             behaviour = observed
         case .valueInstance(let type, let kind):

@@ -46,14 +46,17 @@ public func assertResolves<Service, Concrete, each Argument>(
 }
 
 /// Checks that a service behaves as `scope` promises, failing the running test at `sourceLocation` otherwise.
-public func assertScope<Service>(
+public func assertScope<Service, each Argument>(
     _ serviceType: Service.Type,
     name: String? = nil,
+    arguments: repeat each Argument,
     is scope: Scope,
     in resolver: any Resolver,
     sourceLocation: SourceLocation
 ) {
-    checkScope(serviceType, name: name, is: scope, in: resolver, at: CallSite(sourceLocation))
+    checkScope(
+        serviceType, name: name, arguments: repeat each arguments, is: scope, in: resolver,
+        at: CallSite(sourceLocation))
 }
 
 /// Verifies every registration of a test container, failing the running test at `sourceLocation`

@@ -14,6 +14,22 @@ import WiringTestHelpers
         assertScope(Database.self, is: .container, in: makeScopedContainer())   // a Container too
     }
 
+    @Test func checksARegistrationThatTakesRuntimeArguments() {
+        let container = Container()
+        container.register(Screen.self) { (_, id: String) in Screen() }            // .transient: it takes arguments
+        container.register(Database.self) { (_, url: String) in Database() }.scope(.container)
+        let test = TestContainer(base: container)
+        assertScope(Screen.self, arguments: "A-1", is: .transient, in: test)
+        assertScope(Database.self, arguments: "db://main", is: .container, in: test)
+
+        let line = #line + 1
+        let failures = expectFailures { assertScope(Screen.self, arguments: "A-1", is: .container, in: test) }
+        #expect(failures.map(\.line) == [line])
+        #expect(failures.first?.message.hasPrefix(
+            "expected Screen (arguments: String) to be shared across resolves (.container), but two resolves gave different instances"
+        ) == true, "\(failures)")
+    }
+
     @Test func weakSharesWhileHeldAndIsReleasedAfterwards() {
         let container = Container()
         container.register(Screen.self) { _ in Screen() }.scope(.weak)

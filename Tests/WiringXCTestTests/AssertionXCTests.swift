@@ -76,6 +76,19 @@ final class AssertScopeXCTests: FailureCapturingTestCase {
             """)
     }
 
+    func testChecksARegistrationThatTakesRuntimeArguments() {
+        let container = Container()
+        container.register(Screen.self) { (_, id: String) in Screen() }
+        let test = TestContainer(base: container)
+        assertScope(Screen.self, arguments: "A-1", is: .transient, in: test)
+        let line = #line + 1
+        let failures = captureFailures { assertScope(Screen.self, arguments: "A-1", is: .container, in: test) }
+        XCTAssertEqual(failures.map(\.line), [line])
+        XCTAssertTrue(
+            failures.first?.message.hasPrefix("expected Screen (arguments: String) to be shared across resolves (.container)") == true,
+            "\(failures)")
+    }
+
     func testSaysAValueTypeCannotBeChecked() {
         let failures = captureFailures { assertScope(Settings.self, is: .container, in: makeScopedContainer()) }
         XCTAssertEqual(failures.count, 1)

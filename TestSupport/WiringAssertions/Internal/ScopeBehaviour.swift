@@ -76,10 +76,10 @@ struct ScopeBehaviour {
     /// - Parameter resetting: A custom scope to reset between two resolves, if one is expected.
     /// - Returns: The behaviour, or what the instance is when it is not a class (and so has no identity).
     static func observe<Service>(
-        _ serviceType: Service.Type, name: String?, in source: any ResolutionSource, resetting: Scope?
+        _ request: ScopeRequest<Service>, in source: any ResolutionSource, resetting: Scope?
     ) throws -> Observation {
         let withinResolve = ScopeProbe(wrapping: source)
-        let (first, second) = try withinResolve.resolveTwiceInOneResolution(serviceType, name: name)
+        let (first, second) = try withinResolve.resolveTwiceInOneResolution(request.resolve)
         guard let firstObject = object(first), let secondObject = object(second) else {
             return .valueInstance(type: type(of: first as Any), kind: valueKind(first))
         }
@@ -88,15 +88,15 @@ struct ScopeBehaviour {
         // The probe outlives the resolves, so whether the instance outlives them says whether
         // the probe (the container) keeps it.
         let probe = ScopeProbe(wrapping: source)
-        let (sharedAcrossResolves, sharedWithChild, released) = try resolveAcross(serviceType, name: name, in: probe)
+        let (sharedAcrossResolves, sharedWithChild, released) = try resolveAcross(request, in: probe)
         let keptWhenReleased = released.object != nil
 
         var renewedAfterReset: Bool?
         if let resetting {
             let probe = ScopeProbe(wrapping: source)
-            let before = object(try probe.resolve(serviceType, name: name))
+            let before = object(try request.resolve(probe))
             probe.resetScope(resetting)
-            let after = object(try probe.resolve(serviceType, name: name))
+            let after = object(try request.resolve(probe))
             renewedAfterReset = before !== after
         }
         return .behaviour(ScopeBehaviour(
@@ -108,11 +108,11 @@ struct ScopeBehaviour {
     /// strong reference it took is gone when it returns: only `probe` can still hold one.
     @inline(never)
     private static func resolveAcross<Service>(
-        _ serviceType: Service.Type, name: String?, in probe: ScopeProbe
+        _ request: ScopeRequest<Service>, in probe: ScopeProbe
     ) throws -> (shared: Bool, sharedWithChild: Bool, first: WeakReference) {
-        let first = object(try probe.resolve(serviceType, name: name))
-        let second = object(try probe.resolve(serviceType, name: name))
-        let fromChild = object(try ScopeProbe(childOf: probe).resolve(serviceType, name: name))
+        let first = object(try request.resolve(probe))
+        let second = object(try request.resolve(probe))
+        let fromChild = object(try request.resolve(ScopeProbe(childOf: probe)))
         return (first === second, first === fromChild, WeakReference(first))
     }
 
@@ -151,4 +151,11 @@ final class WeakReference {
     init(_ object: AnyObject?) {
         self.object = object
     }
+}
+
+/// What `assertScope` resolves, the same way every time: its key (for messages) and the call,
+/// with the runtime arguments it was given.
+struct ScopeRequest<Service> {
+    let key: ServiceKey
+    let resolve: (any Resolver) throws -> Service
 }

@@ -50,10 +50,10 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
 
     /// Resolves a service twice inside one top-level resolution, as two dependencies of the
     /// same object would be.
-    func resolveTwiceInOneResolution<Service>(_ serviceType: Service.Type, name: String?) throws -> (Service, Service) {
+    func resolveTwiceInOneResolution<Service>(_ resolve: (any Resolver) throws -> Service) throws -> (Service, Service) {
         try withResolution { resolution in
             let resolver = resolution.resolver
-            return (try resolver.resolve(serviceType, name: name), try resolver.resolve(serviceType, name: name))
+            return (try resolve(resolver), try resolve(resolver))
         }
     }
 
