@@ -26,6 +26,8 @@ import Wiring
 /// - Parameters:
 ///   - serviceType: The type to resolve.
 ///   - name: The registration's name, if any.
+///   - arguments: The runtime arguments of a registration that takes them, passed to every
+///     resolve of the check.
 ///   - scope: The scope whose behaviour to expect.
 ///   - resolver: A `TestContainer` or a `Container`.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
