@@ -107,6 +107,25 @@ private let setup: StaticString = "App/Setup.swift"
         #expect(report.description == "Wiring: 3 registrations checked, 0 problems, 0 unchecked")
     }
 
+    @Test func aRegistrationTakingArgumentsBuiltAsADependencyIsChecked() {
+        final class Engine {}
+        final class Car {
+            let engine: Engine
+            init(engine: Engine) { self.engine = engine }
+        }
+        let container = Container()
+        container.register(Engine.self) { (_, cylinders: Int) in Engine() }
+        container.register(Car.self) { r in try Car(engine: r.resolve(Engine.self, arguments: 8)) }
+        container.register(VEngine.self) { (_, cylinders: Int) in VEngine() }      // built by nothing
+
+        let report = TestContainer(base: container).verifyWiring()
+
+        #expect(report.checked.contains(ServiceKey(Engine.self, arguments: Int.self)), "built by Car, with Car's arguments")
+        #expect(report.unchecked == [ServiceKey(VEngine.self, arguments: Int.self)])
+        #expect(report.problems.isEmpty)
+        #expect(!report.isComplete, "VEngine still needs a sample")
+    }
+
     @Test func aMissingDependencyIsOneProblemWithItsPathAndNearMisses() {
         let container = Container()
         container.register(VEngine.self, name: "v8", file: setup, line: 1) { _ in VEngine() }

@@ -55,6 +55,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
 
     func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome) {
         guard let step = open.popLast() else { return }
+        if step.key.takesArguments { sandbox.noteBuiltWithArguments(step.key) }
         let instance = instance as Any
         if hooked > 0, outcome == .created { sandbox.dropAfterCheck(step.entry) }
         if step.hasHooks { hooked -= 1 }

@@ -27,6 +27,9 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     /// `initCompleted` hooks, by id: dropped when the check ends.
     private let madeUnderHooks = LockedState<Set<Int>>([])
     private let findings = LockedState<[WiringProblem]>([])
+    /// The registrations taking runtime arguments that a check built as a dependency, with the
+    /// arguments their dependent passed: checked, though no sample was given for them.
+    private let builtWithArguments = LockedState<Set<ServiceKey>>([])
     /// How long the instances of forwarding registrations (as `implements` makes) really live,
     /// by origin: a kept one no longer shows the instance it forwards.
     private let forwardedScopes = LockedState<[Int: Scope]>([:])
@@ -110,6 +113,16 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
             failure = error
         }
         return (failure, endCheck())
+    }
+
+    /// Notes that a step built `key`, a registration taking runtime arguments.
+    func noteBuiltWithArguments(_ key: ServiceKey) {
+        builtWithArguments.withLock { _ = $0.insert(key) }
+    }
+
+    /// Whether a check built `key`, a registration taking runtime arguments, as a dependency.
+    func wasBuiltWithArguments(_ key: ServiceKey) -> Bool {
+        builtWithArguments.withLock { $0.contains(key) }
     }
 
     /// Drops what the sandbox keeps for `key`, so that checking it runs its factory.

@@ -128,7 +128,13 @@ struct WiringVerifier {
 
         func report() -> WiringReport {
             let notAwaited = awaited.map { WiringReport.Unchecked(key: $0.found.entry.key, site: $0.found.entry.site, reason: $0.reason) }
-            return WiringReport(problems: problems.found, checked: checked, unchecked: unchecked + notAwaited)
+            // A registration taking arguments that no sample built was still checked if building
+            // another built it, with the arguments that one passed.
+            let builtAsDependency = unchecked.filter { $0.needsSample && sandbox.wasBuiltWithArguments($0.key) }
+            let stillUnchecked = unchecked.filter { !($0.needsSample && sandbox.wasBuiltWithArguments($0.key)) }
+            return WiringReport(
+                problems: problems.found, checked: checked + builtAsDependency.map(\.key),
+                unchecked: stillUnchecked + notAwaited)
         }
     }
 
