@@ -36,11 +36,17 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
         try await RunningTests.$bound.withValue(run) {
             let container = TestContainer(base: try makeBase())
             container.declareMade(for: run, by: "`.testContainer`")
+            let owned = OwnedTestContainer(container)
+            // Inside a suite's `.testContainer`, a test's builds on it: the suite's doubles first,
+            // then the test's own, which win where both replace a key.
+            for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
+                owned.apply(doubles)
+            }
             for doubles in PendingTestDoubles.current {
-                doubles.apply(to: container)
+                doubles.apply(to: owned)
             }
             try await PendingTestDoubles.$current.withValue([]) {
-                try await PendingTestDoubles.$ownedContainer.withValue(container) {
+                try await PendingTestDoubles.$ownedContainer.withValue(owned) {
                     try await TestContainer.$current.withValue(container) {
                         try await Container.$current.withValue(container) {
                             try await function()

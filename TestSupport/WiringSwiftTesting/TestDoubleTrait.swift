@@ -43,9 +43,9 @@ public struct TestDoubleTrait: TestTrait, SuiteTrait, TestScoping {
             }
             return
         }
-        if container === PendingTestDoubles.ownedContainer {
+        if let owned = PendingTestDoubles.ownedContainer, owned.container === container {
             // This test case's own container, made by `.testContainer`: nobody else sees it.
-            doubles.apply(to: container)
+            owned.apply(doubles)
             try await function()
         } else {
             try await container.withOverrides({ layer in doubles.apply(to: layer, of: container) }) {

@@ -153,3 +153,26 @@ struct SetupFailed: Error {}
         try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {}
     }
 }
+
+/// A test's own `.testContainer` inside its suite's builds on the suite's: the suite's doubles
+/// stay unless the test replaces them again.
+@Suite(.testContainer { makeAppContainer() }, .override(Network.self) { _ in FakeNetwork(label: "suite") })
+struct NestedTestContainerTraitTests {
+    @Test(.testContainer { makeAppContainer() })
+    func keepsTheSuitesOverrides() throws {
+        let test = try #require(TestContainer.current)
+        #expect(try test.resolve(Network.self).label == "suite")
+    }
+
+    @Test(.testContainer { makeAppContainer() }, .override(Network.self) { _ in FakeNetwork(label: "test") })
+    func aTestOverrideOfTheSameKeyWins() throws {
+        let test = try #require(TestContainer.current)
+        #expect(try test.resolve(Network.self).label == "test")
+    }
+
+    @Test(.override(Network.self) { _ in FakeNetwork(label: "listed first") }, .testContainer { makeAppContainer() })
+    func aTestOverrideListedBeforeItsContainerWinsToo() throws {
+        let test = try #require(TestContainer.current)
+        #expect(try test.resolve(Network.self).label == "listed first")
+    }
+}

@@ -46,8 +46,8 @@ final class PendingTestDoubles: Sendable {
     /// Whether a container was made for them, so they were installed.
     var wasApplied: Bool { applied.withLock { $0 } }
 
-    func apply(to container: TestContainer) {
-        doubles.apply(to: container)
+    func apply(to owned: OwnedTestContainer) {
+        owned.apply(doubles)
         applied.withLock { $0 = true }
     }
 
@@ -55,5 +55,26 @@ final class PendingTestDoubles: Sendable {
     @TaskLocal static var current: [PendingTestDoubles] = []
 
     /// The container `.testContainer` made for the running test case, which no other test sees.
-    @TaskLocal static var ownedContainer: TestContainer?
+    @TaskLocal static var ownedContainer: OwnedTestContainer?
+}
+
+/// The test container a `.testContainer` trait made for the running test case, and the doubles
+/// applied to it, in order: a `.testContainer` nested inside it (a test's inside its suite's)
+/// applies them to its own container first, so that the test builds on its suite.
+final class OwnedTestContainer: Sendable {
+    let container: TestContainer
+    private let applied = LockedState<[TestDoubles]>([])
+
+    init(_ container: TestContainer) {
+        self.container = container
+    }
+
+    /// Applies `doubles` to the container, and remembers them for a nested `.testContainer`.
+    func apply(_ doubles: TestDoubles) {
+        doubles.apply(to: container)
+        applied.withLock { $0.append(doubles) }
+    }
+
+    /// The doubles applied so far, in order.
+    var appliedDoubles: [TestDoubles] { applied.withLock { $0 } }
 }
