@@ -147,7 +147,8 @@ public struct AsyncResolver: Sendable {
                 return try await fresh.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
             }
         }
-        var resolution = Resolution(source: source.unsafelyUnwrapped)
+        guard let source else { preconditionFailure("an async resolver has a source or a resolution") }
+        var resolution = Resolution(source: source)
         if let running = AsyncResolver.runningFactory {
             // Started inside an async factory (from a container it captured): it continues that
             // factory's path, so a cycle through it is an error, not an endless recursion.

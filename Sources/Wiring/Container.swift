@@ -78,9 +78,8 @@ public final class Container: Resolver, Sendable {
             }
             return (state.sharedRegistry, nil)
         }
-        guard let registry else {
-            return UnsafeInstanceBox.keptValue(box.unsafelyUnwrapped, as: Service.self)
-        }
+        if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
+        guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
         return try Resolution.run(container: self, registry: registry) { try $0.resolveHere(serviceType) }
     }
 
@@ -93,9 +92,8 @@ public final class Container: Resolver, Sendable {
             }
             return (state.sharedRegistry, entry, nil)
         }
-        guard let registry else {
-            return UnsafeInstanceBox.keptValue(box.unsafelyUnwrapped, as: Service.self)
-        }
+        if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
+        guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
         return try Resolution.run(container: self, registry: registry) {
             try $0.resolve(key, as: serviceType, registered: entry)
         }

@@ -192,7 +192,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     @inline(never)
     private func endObservingNow() {
-        let observer = unownedObserver.unsafelyUnwrapped
+        guard let observer = unownedObserver else { return }
         unownedObserver = nil
         observer.withObject { $0.observer.resolutionEnded() }
         if _slowPath(ownedObserver != nil) { ownedObserver = nil }

@@ -67,7 +67,7 @@ extension Resolution {
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
-        let observer = unownedObserver.unsafelyUnwrapped
+        guard let observer = unownedObserver else { return try step(found, as: serviceType) }
         observer.withObject { $0.observer.willResolve(found, path: path) }
         do {
             let instance = try step(found, as: serviceType)

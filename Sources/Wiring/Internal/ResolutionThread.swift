@@ -67,7 +67,7 @@ package enum ResolutionThread {
     private static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
         var attempts = 0
         while true {
-            let cycle = resolution.backedOff.unsafelyUnwrapped
+            guard let cycle = resolution.backedOff else { preconditionFailure("a call runs again only after it backed off") }
             resolution.backedOff = nil
             resolution.steps.removeAll()
             resolution.graph.removeAll()
