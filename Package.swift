@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "WiringTestHelpers", dependencies: ["Wiring"], path: "Tests/WiringTestHelpers"),
         // The kept-instance races the README promises are made once: run by a test and by the
         // `wiring-stress` executable that CI runs in debug and in release.
-        .target(name: "WiringStress", dependencies: ["Wiring", "WiringTestSupport"], path: "Tests/WiringStress"),
+        .target(
+            name: "WiringStress", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"],
+            path: "Tests/WiringStress"),
         .executableTarget(name: "wiring-stress", dependencies: ["WiringStress"], path: "Tests/WiringStressRunner"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring", "WiringTestHelpers"]),
         .testTarget(

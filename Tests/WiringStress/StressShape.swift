@@ -1,6 +1,7 @@
 import Foundation
 import Wiring
 import WiringTestSupport
+import WiringTestHelpers
 
 /// One way of asking for a kept instance from many threads or tasks at once, which the README
 /// promises is made once. A round builds a fresh container, races its resolves, and says how
@@ -8,9 +9,7 @@ import WiringTestSupport
 public struct StressShape: Sendable {
     /// How fast the factory of the kept instance returns: a fast one makes the race between a
     /// first look in the store and a claim short; a slow one makes others wait.
-    public enum Speed: String, Sendable, CaseIterable {
-        case fast, slow
-    }
+    public typealias Speed = FactorySpeed
 
     public let name: String
     public let speed: Speed

@@ -1,5 +1,6 @@
 import Foundation
 import Wiring
+import WiringTestHelpers
 import WiringTestSupport
 
 /// The kept-instance shapes the stress test races; each counts the instances its factory made.
@@ -48,35 +49,47 @@ extension StressShape {
     }
 
     /// A `.container` registration whose factory counts what it makes.
-    private static func registerCounted(in container: Container, _ tally: Tally, _ speed: Speed, scope: Scope = .container) {
+    private static func registerCounted(in container: Container, _ tally: LockedCounter, _ speed: Speed, scope: Scope = .container) {
         container.register(Made.self) { _ in
             tally.increment()
-            work(speed)
+            speed.work()
             return Made(serial: tally.value)
         }.scope(scope)
     }
 
-    private static func excess(_ tally: Tally, due: Int = 1, _ what: String) -> Excess {
+    /// Races `body` on `threads` threads released together (see `raceThreadsAsync`).
+    /// - Throws: ``Hung`` when they do not finish within the bound: a deadlock.
+    private static func race(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) async throws {
+        guard await raceThreadsAsync(threads, body) else { throw Hung(threads: threads) }
+    }
+
+    /// A round whose threads did not finish within `raceThreadsAsync`'s bound.
+    struct Hung: Error, CustomStringConvertible {
+        let threads: Int
+        var description: String { "\(threads) racing threads did not finish in time: a deadlock" }
+    }
+
+    private static func excess(_ tally: LockedCounter, due: Int = 1, _ what: String) -> Excess {
         let made = tally.value
         return made > due ? Excess(extra: made - due, detail: "\(what): made \(made) times, due \(due)") : .none
     }
 
     private static let oneContainer: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed)
-        await race(threads: threads) { _ in
+        try await race(threads) { _ in
             for _ in 0..<resolvesPerThread { _ = try! container.resolve(Made.self) }
         }
         return excess(tally, "a .container singleton")
     }
 
     private static let parentAndChild: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let parent = Container()
         registerCounted(in: parent, tally, speed)
         let child = Container(parent: parent)
-        await race(threads: threads) { index in
+        try await race(threads) { index in
             let from = index.isMultiple(of: 2) ? parent : child
             for _ in 0..<resolvesPerThread { _ = try! from.resolve(Made.self) }
         }
@@ -84,31 +97,31 @@ extension StressShape {
     }
 
     private static let twoChildren: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let parent = Container()
         registerCounted(in: parent, tally, speed)
         let children = [Container(parent: parent), Container(parent: parent)]
-        await race(threads: threads) { index in
+        try await race(threads) { index in
             for _ in 0..<resolvesPerThread { _ = try! children[index % 2].resolve(Made.self) }
         }
         return excess(tally, "a parent's singleton, from two children")
     }
 
     private static let lazyValue: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed)
-        await race(threads: threads) { _ in
+        try await race(threads) { _ in
             for _ in 0..<resolvesPerThread { _ = try! container.resolve(Lazy<Made>.self).value }
         }
         return excess(tally, "a singleton through Lazy.value")
     }
 
     private static let provider: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed)
-        await race(threads: threads) { _ in
+        try await race(threads) { _ in
             let provider = try! container.resolve(Provider<Made>.self)
             for _ in 0..<resolvesPerThread { _ = try! provider() }
         }
@@ -116,16 +129,16 @@ extension StressShape {
     }
 
     private static let asyncTasks: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         container.registerAsync(Made.self) { _ in
             tally.increment()
-            if speed == .slow { try await Task.sleep(nanoseconds: 300_000) }
+            await speed.asyncWork()
             return Made(serial: tally.value)
         }.scope(.container)
         container.registerAsync(Holder.self) { r in
             tally.increment()
-            if speed == .slow { try await Task.sleep(nanoseconds: 300_000) }
+            await speed.asyncWork()
             return try await Holder(made: r.resolve(Made.self))
         }.scope(.container)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -144,12 +157,12 @@ extension StressShape {
     }
 
     private static let customScopeAfterReset: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed, scope: .stressSession)
         _ = try container.resolve(Made.self)
         container.resetScope(.stressSession)
-        await race(threads: threads) { _ in
+        try await race(threads) { _ in
             for _ in 0..<resolvesPerThread { _ = try! container.resolve(Made.self) }
         }
         return excess(tally, due: 2, "a custom-scope instance, once before and once after resetScope")
@@ -157,57 +170,47 @@ extension StressShape {
 
     /// Every thread keeps the first instance it got until all are done, so the weak scope must
     /// hand out that one instance throughout.
-    private static func raceWeak(_ resolve: @escaping @Sendable () throws -> Made, _ tally: Tally) async -> Excess {
-        let done = Barrier(parties: threads)
-        let distinct = Tally()
-        await race(threads: threads) { _ in
+    private static func raceWeak(_ resolve: @escaping @Sendable () throws -> Made, _ tally: LockedCounter) async throws -> Excess {
+        let done = StartBarrier(parties: threads)
+        let distinct = IdentityCollector()
+        try await race(threads) { _ in
             let first = try! resolve()
-            distinct.saw(first)
+            distinct.insert(first)
             for _ in 0..<resolvesPerThread {
                 let again = try! resolve()
-                distinct.saw(again)
+                distinct.insert(again)
             }
             done.arriveAndWait()
             withExtendedLifetime(first) {}
         }
         let made = tally.value
         return made > 1
-            ? Excess(extra: made - 1, detail: "a .weak instance held by every thread: made \(made) times, \(distinct.distinct) handed out")
+            ? Excess(extra: made - 1, detail: "a .weak instance held by every thread: made \(made) times, \(distinct.distinctCount) handed out")
             : .none
     }
 
     private static let weakWhileHeld: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed, scope: .weak)
-        return await raceWeak({ try container.resolve(Made.self) }, tally)
+        return try await raceWeak({ try container.resolve(Made.self) }, tally)
     }
 
     private static let weakThroughTestContainer: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed, scope: .weak)
         let test = TestContainer(base: container)
-        return await raceWeak({ try test.resolve(Made.self) }, tally)
+        return try await raceWeak({ try test.resolve(Made.self) }, tally)
     }
 
     private static let recordingTestContainer: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let container = Container()
         registerCounted(in: container, tally, speed)
         let test = TestContainer(base: container)
-        let start = Barrier(parties: 16)
-        let group = DispatchGroup()
-        for _ in 0..<16 {
-            group.enter()
-            Thread {
-                start.arriveAndWait()
-                for _ in 0..<20 { _ = try! test.resolve(Made.self) }
-                group.leave()
-            }.start()
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            group.notify(queue: .global()) { continuation.resume() }
+        try await race(16) { _ in
+            for _ in 0..<20 { _ = try! test.resolve(Made.self) }
         }
         let rendered = test.trace.render()
         if rendered.contains("#2") {
@@ -219,21 +222,21 @@ extension StressShape {
     /// Swinject's `testSynchronizedResolverCanAccessParentAndChildContainersWithoutDeadlock`:
     /// a parent's singleton asked for through a child from two queues, a thousand times each.
     private static let swinjectParentAndChild: Round = { speed in
-        let tally = Tally()
+        let tally = LockedCounter()
         let parent = Container()
         parent.register(Pet.self) { _ in
             tally.increment()
-            work(speed)
+            speed.work()
             return Dog()
         }.scope(.container)
         let child = Container(parent: parent)
-        let distinct = Tally()
-        await race(threads: 2) { index in
+        let distinct = IdentityCollector()
+        try await race(2) { index in
             for _ in 0..<1_000 {
                 let pet = try! (index == 0 ? child : parent).resolve(Pet.self)
-                distinct.saw(pet)
+                distinct.insert(pet)
             }
         }
-        return excess(tally, "Swinject's parent-and-child shape (\(distinct.distinct) instances handed out)")
+        return excess(tally, "Swinject's parent-and-child shape (\(distinct.distinctCount) instances handed out)")
     }
 }

@@ -85,7 +85,13 @@ public final class StartBarrier: @unchecked Sendable {
             return true
         }
         while waiting > 0 {
-            if !condition.wait(until: deadline) { return waiting <= 0 }
+            // Without a deadline, wait plainly: Foundation on Linux traps converting
+            // `Date.distantFuture` to a timeout.
+            if deadline == .distantFuture {
+                condition.wait()
+            } else if !condition.wait(until: deadline) {
+                return waiting <= 0
+            }
         }
         return true
     }
