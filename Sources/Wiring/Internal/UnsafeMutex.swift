@@ -89,17 +89,7 @@ enum UnsafeMutex {
     private final class HeldLocks {
         var held: [Order] = []
 
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            #if canImport(Darwin)
-            checkPthread(pthread_key_create(&key) { Unmanaged<HeldLocks>.fromOpaque($0).release() }, "pthread_key_create")
-            #else
-            checkPthread(
-                pthread_key_create(&key) { raw in raw.map { Unmanaged<HeldLocks>.fromOpaque($0).release() } },
-                "pthread_key_create")
-            #endif
-            return key
-        }()
+        private static let key = UnsafeResolutionSlot.makeKeyReleasingAtThreadExit()
 
         static var current: HeldLocks {
             if let raw = pthread_getspecific(key) { return Unmanaged<HeldLocks>.fromOpaque(raw).takeUnretainedValue() }

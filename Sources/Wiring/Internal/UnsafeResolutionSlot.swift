@@ -15,17 +15,21 @@ import Darwin
 /// that the slot owns (+1, released when the thread exits). `isActive` tells the two apart.
 /// Debug builds check, when a frame gives its resolution back, that the slot points at it.
 enum UnsafeResolutionSlot {
-    private static let key: pthread_key_t = {
+    private static let key = makeKeyReleasingAtThreadExit()
+
+    /// A thread-specific key whose value, when set, is an object retained once (+1), released
+    /// when its thread exits.
+    static func makeKeyReleasingAtThreadExit() -> pthread_key_t {
         var key = pthread_key_t()
         #if canImport(Darwin)
-        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
+        checkPthread(pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }, "pthread_key_create")
         #else
         checkPthread(
-            pthread_key_create(&key) { raw in raw.map { Unmanaged<Resolution>.fromOpaque($0).release() } },
+            pthread_key_create(&key) { raw in raw.map { Unmanaged<AnyObject>.fromOpaque($0).release() } },
             "pthread_key_create")
         #endif
         return key
-    }()
+    }
 
     /// What the slot pointed at, for a frame about to run a call.
     enum Occupant {
