@@ -11,7 +11,8 @@ extension Container {
     /// ```
     ///
     /// Scopes, paths and errors work as for synchronous factories; a `.container` instance is
-    /// made once even when many tasks ask for it at the same time.
+    /// made once even when many tasks ask for it at the same time. Inside the factory, `r` is an
+    /// ``AsyncResolver``: `try await r.resolve(…)` resolves any dependency, async or not.
     @discardableResult
     public func registerAsync<Service>(
         _ serviceType: Service.Type,
@@ -23,8 +24,47 @@ extension Container {
         add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: defaultScope), isolatedFactory: .async(factory)
+                options: .init(scope: defaultScope), isolatedFactory: .async { resolver, _ in try await factory(resolver) }
             ) { _ in throw NeedsAwait(isMainActor: false) })
+    }
+
+    /// Registers an async factory that takes runtime arguments, which
+    /// `container.async.resolve(_:arguments:)` passes; spelled like `register`'s.
+    ///
+    /// ```swift
+    /// container.registerAsync(RequestHandler.self) { (r, requestID: String, userID: Int) in
+    ///     try await RequestHandler(id: requestID, user: userID, repository: r.resolve())
+    /// }
+    /// let handler = try await container.async.resolve(RequestHandler.self, arguments: "r-1", 42)
+    /// ```
+    ///
+    /// Its scope is `.transient`; a kept scope keeps one instance per distinct arguments when
+    /// their types are all `Hashable`.
+    @discardableResult
+    public func registerAsync<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> Service
+    ) -> Registration<Service> {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        let isolated = IsolatedFactory<Service>.async { resolver, tuple in
+            try await factory(resolver, repeat each tuple.read(as: (repeat each Argument).self))
+        }
+        guard key.takesArguments else {
+            return add(
+                FactoryEntry(
+                    key: key, site: RegistrationSite(file, line), options: .init(scope: defaultScope),
+                    isolatedFactory: isolated
+                ) { _ in throw NeedsAwait(isMainActor: false) })
+        }
+        return add(
+            ArgumentFactoryEntry(
+                key: key, site: RegistrationSite(file, line), options: .init(scope: .transient),
+                arguments: ArgumentAccess((repeat each Argument).self), isolatedFactory: isolated
+            ) { _, _ in throw NeedsAwait(isMainActor: false) })
     }
 
     /// Registers a factory isolated to the main actor, for view models and other main-actor types.
@@ -49,11 +89,61 @@ extension Container {
         add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: defaultScope), isolatedFactory: .mainActor(factory)
+                options: .init(scope: defaultScope), isolatedFactory: .mainActor { resolver, _ in try factory(resolver) }
             ) { resolver in
-                guard MainQueue.isCurrent else { throw NeedsAwait(isMainActor: true) }
-                return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
+                try Self.onMainActor { try factory(resolver) }
             })
+    }
+
+    /// Registers a main-actor factory that takes runtime arguments, spelled like `register`'s:
+    /// resolved with `resolve(_:arguments:)` on the main actor, and with
+    /// `container.async.resolve(_:arguments:)` from anywhere (which hops to the main actor).
+    ///
+    /// ```swift
+    /// container.registerMainActor(ProductViewModel.self) { (r, id: String, page: Int?) in
+    ///     try ProductViewModel(id: id, page: page, catalog: r.resolve())
+    /// }
+    /// let viewModel = try container.resolve(ProductViewModel.self, arguments: "p-1", Int?.none)
+    /// ```
+    ///
+    /// Its scope is `.transient`; a kept scope keeps one instance per distinct arguments when
+    /// their types are all `Hashable`.
+    @discardableResult
+    public func registerMainActor<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        let isolated = IsolatedFactory<Service>.mainActor { resolver, tuple in
+            try factory(resolver, repeat each tuple.read(as: (repeat each Argument).self))
+        }
+        guard key.takesArguments else {
+            return add(
+                FactoryEntry(
+                    key: key, site: RegistrationSite(file, line), options: .init(scope: defaultScope),
+                    isolatedFactory: isolated
+                ) { resolver in
+                    try Self.onMainActor { try factory(resolver, repeat each UncheckedSendable<Any>(()).read(as: (repeat each Argument).self)) }
+                })
+        }
+        return add(
+            ArgumentFactoryEntry(
+                key: key, site: RegistrationSite(file, line), options: .init(scope: .transient),
+                arguments: ArgumentAccess((repeat each Argument).self), isolatedFactory: isolated
+            ) { resolver, arguments in
+                let values = UncheckedSendable(arguments.read(as: (repeat each Argument).self))
+                return try Self.onMainActor { try factory(resolver, repeat each values.value) }
+            })
+    }
+
+    /// Runs a main-actor factory from a synchronous resolve, which must be on the main actor.
+    private static func onMainActor<Service>(_ factory: @MainActor () throws -> Service) throws -> Service {
+        guard MainQueue.isCurrent else { throw NeedsAwait(isMainActor: true) }
+        return try MainActor.assumeIsolated { UncheckedSendable(try factory()) }.value
     }
 
     /// Resolves with `await`, for async and main-actor factories:
@@ -123,8 +213,9 @@ public struct AsyncResolver: Sendable {
         return try await resolve(key, as: serviceType, arguments: repeat each arguments)
     }
 
+    /// Resolves `key`, whose argument types are those of `arguments`.
     nonisolated(nonsending)
-    private func resolve<Service, each Argument>(
+    package func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
         if let resolution {
@@ -186,10 +277,26 @@ struct NeedsAwait: Error {
     let isMainActor: Bool
 }
 
-/// A factory that cannot run inside a synchronous resolve on any thread.
+/// Where a factory that a synchronous resolve cannot always run must run.
+package enum FactoryIsolation: Sendable, Equatable {
+    /// With `await`: only an async resolve runs it.
+    case async
+    /// On the main actor: a synchronous resolve there runs it, an async one hops there.
+    case mainActor
+}
+
+/// A factory that cannot run inside a synchronous resolve on any thread. It receives the
+/// runtime arguments as one tuple of their types (`()` for none).
 package enum IsolatedFactory<Service>: Sendable {
-    case async(@Sendable (AsyncResolver) async throws -> Service)
-    case mainActor(@MainActor @Sendable (any Resolver) throws -> Service)
+    case async(@Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service)
+    case mainActor(@MainActor @Sendable (any Resolver, UncheckedSendable<Any>) throws -> Service)
+
+    var isolation: FactoryIsolation {
+        switch self {
+        case .async: .async
+        case .mainActor: .mainActor
+        }
+    }
 }
 
 extension Resolution {
@@ -207,20 +314,27 @@ extension Resolution {
     func resolveAsync<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, turn: Int, arguments: repeat each Argument
     ) async throws -> Service {
-        guard let found = lookup(key, as: serviceType) else {
+        guard var found = lookup(key, as: serviceType) else {
             throw notRegistered(key)
         }
-        guard !key.takesArguments, let isolated = (found.entry as? FactoryEntry<Service>)?.isolatedFactory
-        else {
+        guard let isolated = Self.isolatedFactory(of: found.entry, as: serviceType) else {
             // A synchronous factory: the whole resolution below runs on this thread.
             return try ResolutionThread.withAsyncResolution(self) {
                 try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
             }
         }
-        guard let observer else { return try await resolveIsolated(isolated, found, key, turn: turn).instance }
+        var tuple = (repeat each arguments)
+        if key.takesArguments {
+            let variant = UnsafeArguments.with(&tuple) { found.entry.variant(for: $0) }
+            found = Lookup(entry: variant, cache: found.cache, origin: found.origin)
+        }
+        let passed = UncheckedSendable<Any>(tuple)
+        guard let observer else {
+            return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
+        }
         observer.willResolve(Found(found), path: path)
         do {
-            let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn)
+            let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
             observer.didResolve(instance, outcome: outcome)
             return instance
         } catch {
@@ -229,12 +343,22 @@ extension Resolution {
         }
     }
 
+    /// The factory of `entry` if it must be awaited.
+    private static func isolatedFactory<Service>(
+        of entry: RegistrationEntry, as serviceType: Service.Type
+    ) -> IsolatedFactory<Service>? {
+        guard entry.needsAwait else { return nil }
+        return (entry as? FactoryEntry<Service>)?.isolatedFactory
+            ?? (entry as? ArgumentFactoryEntry<Service>)?.isolatedFactory
+    }
+
     /// Resolves a registration whose factory must be awaited, saying how it got the instance:
     /// the synchronous step's order and scope rules (`existingInstance`, `keep`), with the
     /// factory and the wait for another task's claim awaited.
     nonisolated(nonsending)
     private func resolveIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int
+        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int,
+        arguments: UncheckedSendable<Any>
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
         let cache = found.cache
@@ -258,7 +382,7 @@ extension Resolution {
         defer {
             if entry.policy.keepsInstances, claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
         }
-        let made = try await makeIsolated(isolated, entry, key, turn: turn)
+        let made = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments)
         // The hooks run with this resolution as the thread's, so that their resolves continue it.
         let instance = try ResolutionThread.withAsyncResolution(self) {
             try keep(made, of: entry, in: entry.policy.keepsInstances ? cache : nil)
@@ -269,7 +393,8 @@ extension Resolution {
     /// Runs a factory that must be awaited, its errors named as the synchronous step names them.
     nonisolated(nonsending)
     private func makeIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int
+        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
+        arguments: UncheckedSendable<Any>
     ) async throws -> Service {
         do {
             switch isolated {
@@ -279,13 +404,13 @@ extension Resolution {
                 let resolver = AsyncResolver(resolution: self, turn: turn + 1)
                 defer { resolver.factoryReturned() }
                 return try await AsyncResolver.$runningFactory.withValue(running) {
-                    try await factory(resolver)
+                    try await factory(resolver, arguments)
                 }
             case .mainActor(let factory):
                 let resolution = UncheckedSendable(self)
                 return try await MainActor.run {
                     try ResolutionThread.withAsyncResolution(resolution.value) {
-                        UncheckedSendable(try factory(resolution.value.resolver))
+                        UncheckedSendable(try factory(resolution.value.resolver, arguments))
                     }
                 }.value
             }

@@ -67,18 +67,21 @@ extension Container {
             }
         }
         // Made here, in the caller's module, so the compiler specialises reading the arguments.
-        return register(key, file: file, line: line) { resolver, arguments in
+        return register(key, arguments: (repeat each Argument).self, file: file, line: line) { resolver, arguments in
             try factory(resolver, repeat each arguments.read(as: (repeat each Argument).self))
         }
     }
 
     /// Registers a factory that reads its runtime arguments from a tuple of the key's argument types.
     @usableFromInline
-    package func register<Service>(
-        _ key: ServiceKey, file: StaticString, line: UInt,
+    package func register<Service, each Argument>(
+        _ key: ServiceKey, arguments: (repeat each Argument).Type, file: StaticString, line: UInt,
         factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
     ) -> Registration<Service> {
-        add(ArgumentFactoryEntry(key: key, site: RegistrationSite(file, line), options: .init(scope: .transient), factory: factory))
+        add(
+            ArgumentFactoryEntry(
+                key: key, site: RegistrationSite(file, line), options: .init(scope: .transient),
+                arguments: ArgumentAccess(arguments), factory: factory))
     }
 
     /// Registers a ready-made instance, shared like a `.container` singleton.

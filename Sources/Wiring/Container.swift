@@ -33,7 +33,7 @@ public final class Container: Resolver, Sendable {
     public init(parent: Container? = nil, defaultScope: Scope? = nil, behaviors: [any RegistrationBehavior] = []) {
         self.parent = parent
         self.defaultScope = defaultScope ?? parent?.defaultScope ?? .graph
-        state = LockedState(State(behaviors: behaviors))
+        state = LockedState(State(behaviors: behaviors), rank: .container)
     }
 
     /// A container built from modules, applied in order: a later registration of the same key
@@ -161,10 +161,9 @@ public final class Container: Resolver, Sendable {
     ///   - scope: The scope whose instance to drop.
     ///   - key: The registration whose instance to drop.
     public func resetScope(_ scope: Scope, only key: ServiceKey) {
-        let dropped = state.withLock { state -> AnyObject? in
-            guard let entry = state.registry[key], entry.scope == scope else { return nil }
-            defer { entry.slot.box = nil }
-            return entry.slot.box
+        let dropped = state.withLock { state -> [AnyObject] in
+            guard let entry = state.registry[key], entry.scope == scope else { return [] }
+            return entry.takeKeptInstances()
         }
         var droppedImplicit: [AnyObject] = []
         if let implicit = ImplicitRegistrations.existingEntry(for: key), implicit.scope == scope {
@@ -227,8 +226,7 @@ public final class Container: Resolver, Sendable {
         mutating func takeInstances(matching: (Scope) -> Bool) -> [AnyObject] {
             var taken: [AnyObject] = []
             for entry in registry.entries where matching(entry.scope) {
-                if let box = entry.slot.box { taken.append(box) }
-                entry.slot.box = nil
+                taken += entry.takeKeptInstances()
             }
             return taken
         }
@@ -239,8 +237,7 @@ public final class Container: Resolver, Sendable {
         let (replaced, observers, behaviors) = state.withLock { state in
             entry.slot.guarded(by: lock)
             let previous = state.mutableRegistry.insert(entry)
-            defer { previous?.slot.box = nil }
-            return (previous?.slot.box, state.observers, state.behaviors)
+            return (previous?.takeKeptInstances(), state.observers, state.behaviors)
         }
         withExtendedLifetime(replaced) {}
         notify(observers)
@@ -257,7 +254,7 @@ public final class Container: Resolver, Sendable {
     package func updateOptions<Service>(
         _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
     ) {
-        typealias Changed = (AnyObject?, [any RegistrationObserver], RegistrationEntry?, [any RegistrationBehavior])
+        typealias Changed = ([AnyObject]?, [any RegistrationObserver], RegistrationEntry?, [any RegistrationBehavior])
         let lock = state.identity
         let (dropped, observers, updated, behaviors) = state.withLock { state -> Changed in
             guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, [], nil, []) }
@@ -266,8 +263,7 @@ public final class Container: Resolver, Sendable {
             let updated = current.copy(options: options)
             updated.slot.guarded(by: lock)
             _ = state.mutableRegistry.insert(updated)
-            defer { current.slot.box = nil }
-            return (current.slot.box, state.observers, updated, state.behaviors)
+            return (current.takeKeptInstances(), state.observers, updated, state.behaviors)
         }
         withExtendedLifetime(dropped) {}
         notify(observers)
@@ -353,7 +349,9 @@ extension Container: InstanceCache {
         if entry.options.isImplicit { return implicitInstances.store(instance, for: entry) }
         state.withLock { state in
             // An entry replaced while its instance was being made keeps nothing.
-            if state.registry[entry.key] === entry { entry.slot.box = instance }
+            if let registration = entry.registration, state.registry[entry.key] === registration {
+                entry.slot.box = instance
+            }
         }
     }
 }

@@ -67,16 +67,31 @@ public struct Registration<Service>: Sendable {
         let site = RegistrationSite(file, line)
         // Transient: the instance is the target's, kept (or not) by the target's own scope.
         let options = RegistrationEntry.Options(scope: .transient)
+        // A target that must be awaited is awaited by an async resolve of the other type too.
+        let awaited = container.registry[target].flatMap { $0.needsAwait ? $0 : nil }
         let entry: RegistrationEntry
         if target.takesArguments {
-            entry = ArgumentFactoryEntry<Other>(key: forwarded, site: site, options: options) { resolver, arguments in
+            let resolveAsync = (awaited as? ArgumentFactoryEntry<Service>)?.arguments?.resolveAsync
+            let isolated = resolveAsync.map { resolveAsync in
+                IsolatedFactory<Other>.async { resolver, arguments in
+                    try Self.convert(await resolveAsync(resolver, target, arguments), to: Other.self)
+                }
+            }
+            entry = ArgumentFactoryEntry<Other>(
+                key: forwarded, site: site, options: options, isolatedFactory: isolated
+            ) { resolver, arguments in
                 // The arguments tuple of the forwarded key is the target's: passed on as it is.
                 let resolution = try resolver.runningResolution()
                 return try Self.convert(
                     resolution.resolve(target, as: Service.self, found: nil, arguments: arguments), to: Other.self)
             }
         } else {
-            entry = FactoryEntry<Other>(key: forwarded, site: site, options: options) { resolver in
+            let isolated = awaited.map { _ in
+                IsolatedFactory<Other>.async { resolver, _ in
+                    try Self.convert(await resolver.resolve(Service.self, name: target.name), to: Other.self)
+                }
+            }
+            entry = FactoryEntry<Other>(key: forwarded, site: site, options: options, isolatedFactory: isolated) { resolver in
                 try Self.convert(resolver.resolve(Service.self, name: target.name), to: Other.self)
             }
         }

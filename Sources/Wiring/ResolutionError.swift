@@ -182,7 +182,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .weakScopeRequiresClass:
             return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."
         case .requiresAwait(let mainActor):
-            let call = "`try await container.async.resolve(\(registrationCall))`"
+            let call = "`try await \(key.call("container.async.resolve"))`"
             return mainActor
                 ? "resolve it from @MainActor code, or with \(call) from anywhere."
                 : "resolve it with \(call), or from an async factory (`registerAsync`)."

@@ -71,11 +71,13 @@ struct RegistrationTests {
         #expect(resolved.left === resolved.right)
     }
 
-    @Test func aSingletonWithArgumentsKeepsTheFirstCallsInstance() throws {
+    @Test func aSingletonWithArgumentsKeepsOneInstancePerArguments() throws {
+        // Swinject keeps the first call's instance for every later call; a kept instance per
+        // distinct arguments keeps a user's rate limiter from answering another user.
         let container = Container()
         container.register(Animal.self) { (_, name: String) in Cat(name: name) }.scope(.container)
         #expect(try container.resolve(Animal.self, arguments: "first").name == "first")
-        #expect(try container.resolve(Animal.self, arguments: "second").name == "first")
+        #expect(try container.resolve(Animal.self, arguments: "second").name == "second")
     }
 
     @Test func aTupleArgumentIsNotTwoArguments() throws {

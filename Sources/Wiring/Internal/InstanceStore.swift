@@ -8,7 +8,15 @@
 package final class InstanceStore: Sendable {
     private struct Key: Hashable {
         let entry: Int
+        /// The registration the entry keeps instances for (see `RegistrationEntry.registrationID`).
+        let registration: Int
         let scope: Scope
+
+        init(_ entry: RegistrationEntry) {
+            self.entry = entry.id
+            self.registration = entry.registrationID
+            self.scope = entry.scope
+        }
     }
 
     private let instances = LockedState<[Key: AnyObject]>([:])
@@ -17,19 +25,20 @@ package final class InstanceStore: Sendable {
 
     /// The box kept for `entry` in its current scope.
     package func instance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0[Key(entry: entry.id, scope: entry.scope)] }
+        instances.withLock { $0[Key(entry)] }
     }
 
     package func store(_ box: AnyObject, for entry: RegistrationEntry) {
-        instances.withLock { $0[Key(entry: entry.id, scope: entry.scope)] = box }
+        instances.withLock { $0[Key(entry)] = box }
     }
 
-    /// Drops what is kept for the registration with `id`, in any scope, returning it so the
-    /// caller releases it outside the lock (a deinit may well resolve something).
+    /// Drops what is kept for the registration with `id` (and its argument variants), in any
+    /// scope, returning it so the caller releases it outside the lock (a deinit may well
+    /// resolve something).
     @discardableResult
     package func remove(entryID id: Int) -> [AnyObject] {
         instances.withLock { instances in
-            let keys = instances.keys.filter { $0.entry == id }
+            let keys = instances.keys.filter { $0.registration == id }
             return keys.compactMap { instances.removeValue(forKey: $0) }
         }
     }
@@ -37,7 +46,7 @@ package final class InstanceStore: Sendable {
     /// Drops what is kept for the registrations with these ids, returning it.
     package func remove(entryIDs ids: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
-            let keys = instances.keys.filter { ids.contains($0.entry) }
+            let keys = instances.keys.filter { ids.contains($0.entry) || ids.contains($0.registration) }
             return keys.compactMap { instances.removeValue(forKey: $0) }
         }
     }

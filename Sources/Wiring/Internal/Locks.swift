@@ -17,6 +17,9 @@ package enum LockRank: Int, Sendable {
     case runningTests = 10
     /// A test container's layer stack.
     case layerStack = 20
+    /// A container's registrations and kept instances; the variants a registration keeps per
+    /// runtime arguments are read under it.
+    case container = 100
     /// The default: nothing else is taken while it is held.
     case leaf = 1_000
 

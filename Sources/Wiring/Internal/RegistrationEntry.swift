@@ -18,6 +18,10 @@ package class RegistrationEntry: @unchecked Sendable {
     package let key: ServiceKey
     /// Stable for the life of the registration, across option changes; keys instance caches.
     package let id: Int
+    /// The `id` of the registration this entry keeps instances for: its own, or, for the entry
+    /// a kept scope makes per distinct runtime arguments (see ``ArgumentFactoryEntry``), the
+    /// registration's. Dropping a registration's instances drops all of them.
+    package let registrationID: Int
     package let site: RegistrationSite
     package let options: Options
     // Read on every resolution; kept apart so reading them copies no strings or arrays.
@@ -42,9 +46,10 @@ package class RegistrationEntry: @unchecked Sendable {
     }
     package var hooks: [Hook] { options.hooks }
 
-    package init(key: ServiceKey, id: Int, site: RegistrationSite, options: Options) {
+    package init(key: ServiceKey, id: Int, site: RegistrationSite, options: Options, registrationID: Int? = nil) {
         self.key = key
         self.id = id
+        self.registrationID = registrationID ?? id
         self.site = site
         self.options = options
         self.policy = options.scope.lifetime.policy
@@ -77,10 +82,40 @@ package class RegistrationEntry: @unchecked Sendable {
     }
 
     /// Whether the factory is async or isolated to the main actor.
-    package var needsAwait: Bool { false }
+    package var needsAwait: Bool { isolation != nil }
+
+    /// Where the factory must run, when a synchronous resolve cannot run it anywhere.
+    package var isolation: FactoryIsolation? { nil }
 
     /// Why a synchronous resolve cannot run the factory here and now, if it cannot.
-    var synchronousResolveError: NeedsAwait? { nil }
+    var synchronousResolveError: NeedsAwait? {
+        switch isolation {
+        case .none: nil
+        case .async: NeedsAwait(isMainActor: false)
+        case .mainActor: MainQueue.isCurrent ? nil : NeedsAwait(isMainActor: true)
+        }
+    }
+
+    /// The entries a kept scope made for distinct runtime arguments, whose instances are this
+    /// registration's too.
+    package var argumentVariants: [RegistrationEntry] { [] }
+
+    /// The registration this entry keeps instances for: itself, or the one that made this
+    /// variant (`nil` once that one is gone).
+    package var registration: RegistrationEntry? { self }
+
+    /// Empties the slots of this entry and its variants, returning what they held; called under
+    /// the owning container's lock, and released by the caller outside it.
+    package func takeKeptInstances() -> [AnyObject] {
+        ([self] + argumentVariants).compactMap { keeper in
+            defer { keeper.slot.box = nil }
+            return keeper.slot.box
+        }
+    }
+
+    /// The entry that keeps the instance for these runtime arguments: this one, unless its
+    /// scope keeps an instance per distinct argument values.
+    package func variant(for arguments: UnsafeArguments) -> RegistrationEntry { self }
 
     package static func nextID() -> Int {
         identifiers.withLock { next in
@@ -117,18 +152,10 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
         slot.initialize(to: try resolution.withResolver(factory))
     }
 
-    override package var needsAwait: Bool { isolatedFactory != nil }
+    override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
 
     override package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
         try await AsyncResolver(source: source).resolve(Service.self, name: key.name)
-    }
-
-    override var synchronousResolveError: NeedsAwait? {
-        switch isolatedFactory {
-        case .none: nil
-        case .async: NeedsAwait(isMainActor: false)
-        case .mainActor: MainQueue.isCurrent ? nil : NeedsAwait(isMainActor: true)
-        }
     }
 
     override package func resolveErased(in resolution: Resolution, found: Lookup) throws -> Any {
@@ -138,26 +165,121 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 
 /// A registration whose factory takes runtime arguments. The key includes their types, so the
 /// entry found for `resolve<Service, each Argument>` is always of exactly this class.
+///
+/// A kept scope (`.container`, `.weak`, custom) keeps one instance per distinct argument values
+/// when every argument type is `Hashable`: each set of values gets an entry of its own (a
+/// *variant*, made when first asked for), so claims, publishing and resets work per set of
+/// values exactly as they do per registration.
 package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
     /// Calls the registered factory with the arguments it reads from a tuple of their types.
     package let factory: @Sendable (any Resolver, UnsafeArguments) throws -> Service
+    /// Set for factories that must be awaited: async ones and those isolated to the main actor.
+    package let isolatedFactory: IsolatedFactory<Service>?
+    /// What the registering call knew of the argument types, for reading them back where only
+    /// the key is known; `nil` for entries made where they are not known (forwarding ones).
+    package let arguments: ArgumentAccess<Service>?
+    /// The variants made so far, by argument values; empty unless the scope keeps instances.
+    private let variants = LockedState<[AnyHashable: ArgumentFactoryEntry<Service>]>([:])
+    /// For a variant, the entry that made it, which holds it.
+    private weak var madeBy: ArgumentFactoryEntry<Service>?
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
+        arguments: ArgumentAccess<Service>? = nil, isolatedFactory: IsolatedFactory<Service>? = nil,
+        registrationID: Int? = nil,
         factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
     ) {
         self.factory = factory
-        super.init(key: key, id: id, site: site, options: options)
+        self.isolatedFactory = isolatedFactory
+        self.arguments = arguments
+        super.init(key: key, id: id, site: site, options: options, registrationID: registrationID)
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        ArgumentFactoryEntry(key: key, id: id, site: site, options: options, factory: factory)
+        ArgumentFactoryEntry(
+            key: key, id: id, site: site, options: options, arguments: arguments, isolatedFactory: isolatedFactory,
+            factory: factory)
     }
 
     override package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
         guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
         slot.initialize(to: try resolution.withResolver { try factory($0, arguments) })
+    }
+
+    override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
+
+    /// Whether the scope keeps instances but cannot tell argument values apart (an argument type
+    /// is not `Hashable`): it keeps one instance, whatever the arguments.
+    package var keepsOneInstanceForAllArguments: Bool {
+        policy.keepsInstances && arguments?.identity == nil
+    }
+
+    override package var registration: RegistrationEntry? { registrationID == id ? self : madeBy }
+
+    override package var argumentVariants: [RegistrationEntry] {
+        variants.withLock { Array($0.values) }
+    }
+
+    override package func variant(for arguments: UnsafeArguments) -> RegistrationEntry {
+        guard policy.keepsInstances, registrationID == id, let identity = self.arguments?.identity?(arguments) else {
+            return self
+        }
+        if let variant = variants.withLock({ $0[identity] }) { return variant }
+        // Made outside the lock, which is a leaf: numbering the variant takes another.
+        let made = ArgumentFactoryEntry(
+            key: key, site: site, options: options, arguments: self.arguments, isolatedFactory: isolatedFactory,
+            registrationID: id, factory: factory)
+        made.madeBy = self
+        return variants.withLock { variants in
+            if let variant = variants[identity] { return variant }
+            variants[identity] = made
+            return made
+        }
+    }
+}
+
+/// What a registration taking runtime arguments knows of their types, from where it was made.
+package struct ArgumentAccess<Service>: Sendable {
+    /// The arguments as one hashable value, when every argument type is `Hashable`.
+    package let identity: (@Sendable (UnsafeArguments) -> AnyHashable)?
+    /// Resolves a key of these argument types with `await`, the arguments given as a tuple.
+    package let resolveAsync: @Sendable (AsyncResolver, ServiceKey, UncheckedSendable<Any>) async throws -> Service
+
+    /// Reads tuples of `Argument`s.
+    package init<each Argument>(_ arguments: (repeat each Argument).Type) {
+        identity = ArgumentAccess.identity(of: (repeat each Argument).self)
+        resolveAsync = { resolver, key, tuple in
+            try await resolver.resolve(key, as: Service.self, arguments: repeat each tuple.read(as: (repeat each Argument).self))
+        }
+    }
+
+    /// A reader of tuples of `Argument`s as one hashable value, if every type is `Hashable`.
+    private static func identity<each Argument>(
+        of arguments: (repeat each Argument).Type
+    ) -> (@Sendable (UnsafeArguments) -> AnyHashable)? {
+        var allHashable = true
+        for type in repeat (each Argument).self {
+            if !(type is any Hashable.Type) { allHashable = false }
+        }
+        guard allHashable else { return nil }
+        return { arguments in
+            let values = arguments.read(as: (repeat each Argument).self)
+            var hashable: [AnyHashable] = []
+            for value in repeat each values { hashable.append(hashableValue(value)) }
+            return AnyHashable(hashable)
+        }
+    }
+
+    /// A value of a `Hashable` type, as `AnyHashable`; read as its own type, so that a `nil`
+    /// optional counts too.
+    private static func hashableValue<Value>(_ value: Value) -> AnyHashable {
+        func wrap<H: Hashable>(_ type: H.Type) -> AnyHashable {
+            guard let value = value as? H else { preconditionFailure("\(Value.self) is Hashable") }
+            return AnyHashable(value)
+        }
+        guard let type = Value.self as? any Hashable.Type else { preconditionFailure("\(Value.self) is Hashable") }
+        return wrap(type)
     }
 }
 
@@ -177,6 +299,16 @@ package struct UncheckedSendable<Value>: @unchecked Sendable {
 
     package init(_ value: Value) {
         self.value = value
+    }
+}
+
+extension UncheckedSendable where Value == Any {
+    /// The runtime arguments this tuple holds, as the tuple of their types that they are.
+    package func read<each Argument>(as type: (repeat each Argument).Type) throws -> (repeat each Argument) {
+        guard let values = value as? (repeat each Argument) else {
+            throw TypeMismatch(expected: type, actual: Swift.type(of: value))
+        }
+        return values
     }
 }
 

@@ -23,11 +23,14 @@ extension Resolution {
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: UnsafeArguments
     ) throws -> Service {
         guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
-        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        guard let registered = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        let variant = registered.entry.variant(for: arguments)
+        let found = variant === registered.entry
+            ? registered : Lookup(entry: variant, cache: registered.cache, origin: registered.origin)
         // The entry's `make` takes them from here before its factory can resolve anything.
         pendingArguments = arguments
         defer { pendingArguments = nil }
-        return try withExtendedLifetime(found) {
+        return try withExtendedLifetime((registered, found)) {
             try resolve(Found(found), as: serviceType)
         }
     }
@@ -48,7 +51,9 @@ extension Resolution {
         _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?,
         arguments: UnsafeArguments
     ) throws -> Service {
-        guard let entry, let directCache, key.takesArguments else {
+        // An entry that keeps an instance per distinct arguments resolves them through a variant.
+        guard let entry, let directCache, key.takesArguments, entry.withObject({ $0.variant(for: arguments) === $0 })
+        else {
             return try resolve(key, as: serviceType, found: nil, arguments: arguments)
         }
         pendingArguments = arguments

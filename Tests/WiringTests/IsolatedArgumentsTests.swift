@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import Wiring
+import WiringTestHelpers
+
+@MainActor
+final class ProductViewModel {
+    let id: String
+    let page: Int?
+    let connection: Connection
+    init(id: String, page: Int?, connection: Connection) {
+        self.id = id
+        self.page = page
+        self.connection = connection
+    }
+}
+
+protocol ProductScreen: AnyObject {}
+extension ProductViewModel: ProductScreen {}
+
+final class RequestHandler {
+    let requestID: String
+    let userID: Int
+    let repository: Connection
+    init(requestID: String, userID: Int, repository: Connection) {
+        self.requestID = requestID
+        self.userID = userID
+        self.repository = repository
+    }
+}
+
+final class RateLimiter: Sendable {
+    let userID: String
+    init(userID: String) { self.userID = userID }
+}
+
+/// Not `Hashable`: a kept scope cannot tell two of these apart.
+struct UserSession {
+    let userID: String
+}
+
+@Suite struct IsolatedArgumentsTests {
+    private func appContainer() -> Container {
+        let container = Container()
+        container.register(Connection.self) { _ in Connection(url: "db") }.scope(.container)
+        container.registerMainActor(ProductViewModel.self) { (r, id: String, page: Int?) in
+            try ProductViewModel(id: id, page: page, connection: r.resolve())
+        }
+        return container
+    }
+
+    @Test @MainActor func aMainActorFactoryWithArgumentsResolvesSynchronouslyOnTheMainActor() throws {
+        let container = appContainer()
+        let model = try container.resolve(ProductViewModel.self, arguments: "p-1", Int?.some(2))
+        #expect(model.id == "p-1")
+        #expect(model.page == 2)
+        let noPage = try container.resolve(ProductViewModel.self, arguments: "p-2", Int?.none)
+        #expect(noPage.page == nil)
+    }
+
+    @Test func aMainActorFactoryWithArgumentsResolvesWithAwaitFromAnywhere() async throws {
+        let container = appContainer()
+        let model = try await container.async.resolve(ProductViewModel.self, arguments: "p-3", Int?.some(7))
+        let (id, page) = await MainActor.run { (model.id, model.page) }
+        #expect(id == "p-3")
+        #expect(page == 7)
+    }
+
+    @Test func aMainActorFactoryWithArgumentsOffTheMainThreadIsAnErrorNotATrap() throws {
+        let container = appContainer()
+        let result = LockedBox<ResolutionError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                _ = try container.resolve(ProductViewModel.self, arguments: "p", Int?.none)
+            } catch let error as ResolutionError { result.set(error) } catch {}
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success, "the resolve did not return within 30 s")
+        let error = try #require(result.get())
+        #expect(error.identifier == "requires-await")
+        #expect(error.summary.contains("isolated to the main actor"))
+        #expect(error.fix.contains("container.async.resolve(ProductViewModel.self, arguments:"))
+    }
+
+    @Test @MainActor func aProviderOfAMainActorRegistrationWithArgumentsPassesThem() throws {
+        let container = appContainer()
+        let provider = try container.resolve(Provider<ProductViewModel>.self)
+        let model = try provider("p-4", Int?.some(1))
+        #expect(model.id == "p-4")
+    }
+
+    @Test @MainActor func namesScopesImplementsAndHooksWorkForMainActorFactoriesWithArguments() throws {
+        let container = Container()
+        container.register(Connection.self) { _ in Connection(url: "db") }
+        let hooked = LockedCounter()
+        container.registerMainActor(ProductViewModel.self, name: "kept") { (r, id: String, page: Int?) in
+            try ProductViewModel(id: id, page: page, connection: r.resolve())
+        }
+        .scope(.container)
+        .implements(ProductScreen.self, name: "kept")
+        .initCompleted { _, _ in hooked.increment() }
+        let first = try container.resolve(ProductViewModel.self, name: "kept", arguments: "a", Int?.none)
+        let again = try container.resolve(ProductViewModel.self, name: "kept", arguments: "a", Int?.none)
+        let other = try container.resolve(ProductViewModel.self, name: "kept", arguments: "b", Int?.none)
+        let screen = try container.resolve(ProductScreen.self, name: "kept", arguments: "a", Int?.none)
+        #expect(first === again)
+        #expect(first !== other)
+        #expect(screen === first)
+        #expect(hooked.value == 2)
+    }
+
+    @Test func anAsyncFactoryTakesRuntimeArguments() async throws {
+        let container = Container()
+        container.registerAsync(Connection.self) { _ in try await Connection.open("pool") }.scope(.container)
+        container.registerAsync(RequestHandler.self) { (r, requestID: String, userID: Int) in
+            try await RequestHandler(requestID: requestID, userID: userID, repository: r.resolve())
+        }
+        let handler = try await container.async.resolve(RequestHandler.self, arguments: "r-1", 42)
+        #expect(handler.requestID == "r-1")
+        #expect(handler.userID == 42)
+        #expect(handler.repository.url == "pool")
+        let second = try await container.async.resolve(RequestHandler.self, arguments: "r-2", 42)
+        #expect(second !== handler)
+        #expect(second.repository === handler.repository)
+    }
+
+    @Test func anAsyncFactoryWithArgumentsResolvedSynchronouslyIsRequiresAwait() throws {
+        let container = Container()
+        container.registerAsync(RequestHandler.self) { (_, requestID: String, userID: Int) in
+            RequestHandler(requestID: requestID, userID: userID, repository: Connection(url: "x"))
+        }
+        let error = #expect(throws: ResolutionError.self) {
+            try container.resolve(RequestHandler.self, arguments: "r", 1)
+        }
+        #expect(error?.identifier == "requires-await")
+    }
+
+    @Test func anAsyncFactoryWithArgumentsIsServedUnderAnotherTypeWithAwait() async throws {
+        let container = Container()
+        container.registerAsync(RateLimiter.self) { (_, user: String) in RateLimiter(userID: user) }
+            .implements(AnyObject.self)
+        let object = try await container.async.resolve(AnyObject.self, arguments: "u1")
+        #expect((object as? RateLimiter)?.userID == "u1")
+    }
+
+    @Test func aKeptScopeKeepsOneInstancePerDistinctHashableArguments() throws {
+        let container = Container()
+        container.register(RateLimiter.self) { (_, user: String) in RateLimiter(userID: user) }.scope(.container)
+        let u1 = try container.resolve(RateLimiter.self, arguments: "u1")
+        let u2 = try container.resolve(RateLimiter.self, arguments: "u2")
+        #expect(u1.userID == "u1")
+        #expect(u2.userID == "u2")
+        #expect(try container.resolve(RateLimiter.self, arguments: "u1") === u1)
+        #expect(try container.resolve(RateLimiter.self, arguments: "u2") === u2)
+    }
+
+    @Test func optionalArgumentsTellNilApart() throws {
+        let container = Container()
+        container.register(RateLimiter.self) { (_, user: String?) in RateLimiter(userID: user ?? "anonymous") }
+            .scope(.container)
+        let anonymous = try container.resolve(RateLimiter.self, arguments: String?.none)
+        let named = try container.resolve(RateLimiter.self, arguments: String?.some("u1"))
+        #expect(anonymous.userID == "anonymous")
+        #expect(named.userID == "u1")
+        #expect(try container.resolve(RateLimiter.self, arguments: String?.none) === anonymous)
+    }
+
+    @Test func resettingAScopeDropsTheInstancesOfEveryArgumentValue() throws {
+        let container = Container()
+        container.register(RateLimiter.self) { (_, user: String) in RateLimiter(userID: user) }
+            .scope(Scope("session"))
+        let u1 = try container.resolve(RateLimiter.self, arguments: "u1")
+        container.resetScope(Scope("session"))
+        #expect(try container.resolve(RateLimiter.self, arguments: "u1") !== u1)
+        let again = try container.resolve(RateLimiter.self, arguments: "u1")
+        container.resetScope(Scope("session"), only: ServiceKey(RateLimiter.self, arguments: String.self))
+        #expect(try container.resolve(RateLimiter.self, arguments: "u1") !== again)
+    }
+
+    @Test func aKeptScopeWithArgumentsThatAreNotHashableKeepsOneInstance() throws {
+        let container = Container()
+        container.register(RateLimiter.self) { (_, session: UserSession) in RateLimiter(userID: session.userID) }
+            .scope(.container)
+        let first = try container.resolve(RateLimiter.self, arguments: UserSession(userID: "u1"))
+        let second = try container.resolve(RateLimiter.self, arguments: UserSession(userID: "u2"))
+        #expect(second === first)
+    }
+
+    @Test func anAsyncKeptScopeKeepsOneInstancePerArgumentsUnderContention() async throws {
+        let made = LockedCounter()
+        let container = Container()
+        container.registerAsync(RateLimiter.self) { (_, user: String) in
+            made.increment()
+            try await Task.sleep(nanoseconds: 2_000_000)
+            return RateLimiter(userID: user)
+        }
+        .scope(.container)
+        let limiters = try await withThrowingTaskGroup(of: RateLimiter.self) { group in
+            for index in 0..<40 {
+                group.addTask { try await container.async.resolve(RateLimiter.self, arguments: "u\(index % 4)") }
+            }
+            return try await group.reduce(into: [RateLimiter]()) { $0.append($1) }
+        }
+        #expect(made.value == 4)
+        #expect(Set(limiters.map { ObjectIdentifier($0) }).count == 4)
+        for limiter in limiters {
+            #expect(try await container.async.resolve(RateLimiter.self, arguments: limiter.userID) === limiter)
+        }
+    }
+}
