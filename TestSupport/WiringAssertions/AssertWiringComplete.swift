@@ -72,6 +72,7 @@ public func assertWiringComplete(
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
 ///   - column: The column to report a failure at; leave the default.
+@MainActor
 public func assertWiringCompleteAsync(
     _ test: TestContainer,
     samples: (inout VerificationSamples) -> Void = { _ in },

@@ -82,6 +82,7 @@ public func assertWiringComplete(
 /// Verifies every registration of a test container, awaiting those whose factory must be
 /// awaited, failing the running test at `sourceLocation` with the whole report when anything
 /// is wrong or left unchecked.
+@MainActor
 public func assertWiringCompleteAsync(
     _ test: TestContainer,
     samples: (inout VerificationSamples) -> Void = { _ in },

@@ -9,7 +9,8 @@ extension TestContainer {
     /// next `resolve` runs the factory again), the trace, resolution counts and unused
     /// registrations stay as they were. Registrations that take runtime arguments are listed as
     /// unchecked, which leaves the report incomplete; ``verifyWiring(samples:)`` builds them with
-    /// sample arguments.
+    /// sample arguments. Called on the main actor (a `@MainActor` test), it builds main-actor
+    /// factories there too; async ones need ``verifyWiringAsync(samples:)``.
     ///
     /// ```swift
     /// let report = TestContainer(base: makeAppContainer()).verifyWiring()
@@ -42,10 +43,21 @@ extension TestContainer {
     /// #expect(report.isComplete, "\(report)")
     /// ```
     ///
-    /// A synchronous factory that resolves an async one is a problem here (`requires-await`):
-    /// nothing can resolve it.
+    /// Each factory runs in its own isolation: main-actor factories, and the synchronous ones
+    /// an app resolves from main-actor code, run on the main actor; async ones are awaited. A
+    /// synchronous factory that needs an async one is a problem here (`requires-await`):
+    /// nothing can resolve it synchronously. It runs on the main actor, so a `@MainActor` test
+    /// passes main-actor values in its samples; any other test awaits it.
+    @MainActor
+    public func verifyWiringAsync() async -> WiringReport {
+        await verifyWiringAsync { _ in }
+    }
+
+    /// Builds every registration once, as ``verifyWiringAsync()`` does, building those that
+    /// take runtime arguments with the sample arguments given (awaited where they must be).
     /// - Parameter samples: Adds sample arguments for registrations that take them.
-    public func verifyWiringAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringReport {
+    @MainActor
+    public func verifyWiringAsync(samples: (inout VerificationSamples) -> Void) async -> WiringReport {
         await WiringVerifier(test: self, samples: VerificationSamples(samples)).runAwaitingFactories()
     }
 }

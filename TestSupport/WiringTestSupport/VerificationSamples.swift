@@ -12,10 +12,13 @@ import Wiring
 public struct VerificationSamples {
     /// Resolves one registration with its sample arguments.
     typealias Sample = (any Resolver) throws -> Void
+    /// Resolves one registration with its sample arguments, with `await`, in the caller's isolation.
+    typealias AsyncSample = nonisolated(nonsending) (AsyncResolver) async throws -> Void
 
     /// The keys samples were added for, in the order first added.
     private(set) var keys: [ServiceKey] = []
     private var samples: [ServiceKey: Sample] = [:]
+    private var asyncSamples: [ServiceKey: AsyncSample] = [:]
 
     init() {}
 
@@ -39,10 +42,18 @@ public struct VerificationSamples {
         samples[key] = { resolver in
             _ = try resolver.resolve(serviceType, name: name, arguments: repeat each values)
         }
+        asyncSamples[key] = { resolver in
+            _ = try await resolver.resolve(serviceType, name: name, arguments: repeat each values)
+        }
     }
 
     /// The sample for a key, if one was added.
     func sample(for key: ServiceKey) -> Sample? {
         samples[key]
+    }
+
+    /// The sample for a key, to resolve with `await`, if one was added.
+    func asyncSample(for key: ServiceKey) -> AsyncSample? {
+        asyncSamples[key]
     }
 }

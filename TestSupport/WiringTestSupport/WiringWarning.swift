@@ -57,6 +57,14 @@ extension WiringWarning {
             site: site)
     }
 
+    /// `entry` keeps one instance for all runtime arguments, as they are not all `Hashable`.
+    static func scopeIgnoresArguments(_ entry: RegistrationEntry) -> WiringWarning {
+        let text = ScopeIgnoringArguments(entry)
+        return WiringWarning(
+            identifier: ScopeIgnoringArguments.identifier,
+            message: "\(text.message), registered at \(entry.site)\n  fix: \(text.fix)", key: entry.key, site: entry.site)
+    }
+
     /// The factory or a hook of `entry`, running in a resolution of this test container,
     /// resolved from a container it captured instead of through its resolver.
     static func resolverBypass(by entry: RegistrationEntry) -> WiringWarning {

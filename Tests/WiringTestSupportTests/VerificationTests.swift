@@ -453,7 +453,7 @@ private let setup: StaticString = "App/Setup.swift"
             Wiring: 0 registrations checked, 0 problems, 2 unchecked (incomplete: 2 registrations are unchecked)
 
             unchecked (not built, so not verified):
-              VDatabase at App/Setup.swift:1: its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`
+              VDatabase at App/Setup.swift:1: its factory must be awaited (registerAsync, or registerMainActor off the main actor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`, or call `verifyWiring()` on the main actor
               VRepository at App/Setup.swift:2: needs VDatabase, whose factory must be awaited (path: VRepository -> VDatabase); check it with `await test.verifyWiringAsync()`
             """)
     }

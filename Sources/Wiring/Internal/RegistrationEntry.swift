@@ -77,6 +77,7 @@ package class RegistrationEntry: @unchecked Sendable {
 
     /// Resolves this registration's key from `source` with `await`, without knowing its type
     /// statically. A registration that needs runtime arguments throws `MissingArguments`.
+    nonisolated(nonsending)
     package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
         throw MissingArguments(key: key)
     }
@@ -99,6 +100,10 @@ package class RegistrationEntry: @unchecked Sendable {
     /// The entries a kept scope made for distinct runtime arguments, whose instances are this
     /// registration's too.
     package var argumentVariants: [RegistrationEntry] { [] }
+
+    /// Whether the scope keeps instances but cannot tell runtime arguments apart (an argument
+    /// type is not `Hashable`): it keeps one instance, made with the first call's arguments.
+    package var keepsOneInstanceForAllArguments: Bool { false }
 
     /// The registration this entry keeps instances for: itself, or the one that made this
     /// variant (`nil` once that one is gone).
@@ -154,6 +159,7 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
 
+    nonisolated(nonsending)
     override package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
         try await AsyncResolver(source: source).resolve(Service.self, name: key.name)
     }
@@ -209,10 +215,8 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
 
-    /// Whether the scope keeps instances but cannot tell argument values apart (an argument type
-    /// is not `Hashable`): it keeps one instance, whatever the arguments.
-    package var keepsOneInstanceForAllArguments: Bool {
-        policy.keepsInstances && arguments?.identity == nil
+    override package var keepsOneInstanceForAllArguments: Bool {
+        policy.keepsInstances && arguments != nil && arguments?.identity == nil
     }
 
     override package var registration: RegistrationEntry? { registrationID == id ? self : madeBy }

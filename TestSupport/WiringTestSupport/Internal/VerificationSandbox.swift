@@ -101,12 +101,18 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     }
 
     /// Builds one registration as ``build(_:sample:)`` does, with `await`: as
-    /// `container.async.resolve` would, so that async and main-actor factories run.
-    func buildAwaiting(_ key: ServiceKey) async -> (error: (any Error)?, noticed: [WiringProblem]) {
+    /// `container.async.resolve` would, so that async and main-actor factories run. Runs in the
+    /// caller's isolation, as that call does: a synchronous factory on the way runs there.
+    nonisolated(nonsending)
+    func buildAwaiting(
+        _ key: ServiceKey, sample: VerificationSamples.AsyncSample?
+    ) async -> (error: (any Error)?, noticed: [WiringProblem]) {
         beginCheck(of: key)
         var failure: (any Error)?
         do {
-            if let found = lookup(key, in: nil) {
+            if let sample {
+                try await sample(AsyncResolver(source: self))
+            } else if let found = lookup(key, in: nil) {
                 _ = try await found.entry.resolveErasedAsync(from: self)
             }
         } catch {

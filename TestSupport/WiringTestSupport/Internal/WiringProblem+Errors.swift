@@ -56,6 +56,14 @@ extension WiringProblem {
     /// - Parameters:
     ///   - key: The sample's key.
     ///   - nearMisses: The registrations of the same type.
+    /// `entry` keeps one instance for all runtime arguments, as they are not all `Hashable`.
+    static func scopeIgnoresArguments(_ entry: RegistrationEntry) -> WiringProblem {
+        let text = ScopeIgnoringArguments(entry)
+        return WiringProblem(
+            kind: .other, identifier: ScopeIgnoringArguments.identifier, path: [entry.key], site: entry.site,
+            message: text.message, fix: text.fix)
+    }
+
     static func unusedSample(_ key: ServiceKey, nearMisses: [ResolutionError.RegisteredKey]) -> WiringProblem {
         WiringProblem(
             kind: .other, identifier: "unused-sample", path: [key], site: nil,

@@ -24,7 +24,10 @@ struct WiringVerifier {
     }
 
     /// Builds every registration, awaiting those whose factory (or a dependency's) must be
-    /// awaited, as `container.async.resolve` would.
+    /// awaited, as `container.async.resolve` would. Runs on the main actor, where an app resolves
+    /// what its main-actor code needs: a synchronous factory that forwards to a main-actor one
+    /// builds, and one that asserts the main thread is never run off it.
+    @MainActor
     func runAwaitingFactories() async -> WiringReport {
         var pass = Pass(verifier: self, registrations: registrations(), notingGraph: false)
         defer { pass.sandbox.dropInstances() }
@@ -56,8 +59,9 @@ struct WiringVerifier {
         var problems: ProblemList
         var checked: [ServiceKey] = []
         var unchecked: [WiringReport.Unchecked] = []
-        /// The registrations a synchronous build cannot check, with why, until awaited.
-        var awaited: [(found: Lookup, reason: String)] = []
+        /// The registrations a synchronous build cannot check, with why, until awaited, and the
+        /// error the synchronous build met, if it tried.
+        var awaited: [(found: Lookup, reason: String, error: ResolutionError?)] = []
 
         init(verifier: WiringVerifier, registrations: [Lookup], notingGraph: Bool) {
             self.registrations = registrations
@@ -70,8 +74,10 @@ struct WiringVerifier {
             for found in registrations {
                 let entry = found.entry
                 let key = entry.key
-                if entry.needsAwait {
-                    awaited.append((found, WiringVerifier.awaitedReason))
+                // A main-actor factory builds here when the check runs on the main actor; off it,
+                // its requires-await error puts it with the awaited ones below.
+                if entry.isolation == .async {
+                    awaited.append((found, WiringVerifier.awaitedReason, nil))
                     continue
                 }
                 let sample = samples.sample(for: key)
@@ -82,10 +88,14 @@ struct WiringVerifier {
                 let (error, noticed) = sandbox.build(key, sample: sample)
                 noticed.forEach { problems.add($0) }
                 if let error = error as? ResolutionError, WiringProblem.kind(of: error) == nil {
-                    awaited.append((found, WiringVerifier.awaitedReason(error)))
+                    let reason = error.key == key ? WiringVerifier.awaitedReason : WiringVerifier.awaitedReason(error)
+                    awaited.append((found, reason, error))
                     continue
                 }
                 record(error, for: found)
+            }
+            for found in registrations where found.entry.keepsOneInstanceForAllArguments {
+                problems.add(.scopeIgnoresArguments(found.entry))
             }
             for key in samples.keys where !sandbox.isRegistered(key) {
                 let nearMisses = registrations
@@ -97,11 +107,21 @@ struct WiringVerifier {
 
         /// Builds, with `await`, what the synchronous build could not. A synchronous factory
         /// that still needs an awaited one is a problem now: nothing can resolve it.
+        @MainActor
         mutating func buildAwaited() async {
             let awaited = self.awaited
             self.awaited = []
-            for (found, _) in awaited {
-                let (error, noticed) = await sandbox.buildAwaiting(found.entry.key)
+            for (found, _, synchronousError) in awaited {
+                if found.entry.isolation == nil, let synchronousError {
+                    // A synchronous factory that met an awaited one on the main actor, where every
+                    // synchronous resolve can run: nothing can resolve it synchronously (awaiting it
+                    // would only work once the awaited instance happens to be kept).
+                    checked.append(found.entry.key)
+                    problems.add(WiringProblem(synchronousError, siteOf: sandbox.site(of:)))
+                    continue
+                }
+                let key = found.entry.key
+                let (error, noticed) = await sandbox.buildAwaiting(key, sample: samples.asyncSample(for: key))
                 noticed.forEach { problems.add($0) }
                 if let error = error as? ResolutionError, WiringProblem.kind(of: error) == nil {
                     checked.append(found.entry.key)
@@ -141,7 +161,7 @@ struct WiringVerifier {
     // MARK: Why not built
 
     fileprivate static let awaitedReason =
-        "its factory must be awaited (registerAsync or registerMainActor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`"
+        "its factory must be awaited (registerAsync, or registerMainActor off the main actor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`, or call `verifyWiring()` on the main actor"
 
     fileprivate static func awaitedReason(_ error: ResolutionError) -> String {
         let path = error.path.map(\.description).joined(separator: " -> ")
