@@ -82,6 +82,44 @@ public func assertWiringSnapshot(
         samples: samples, at: site)
 }
 
+/// Compares the wiring manifest of a test container with its text snapshot, as
+/// `assertWiringSnapshot(_:named:)` does, building registrations whose factory must be awaited (`test.wiringManifestAsync()`):
+/// for apps with async or main-actor factories, whose needs it lists like any other's.
+///
+/// ```swift
+/// await assertWiringSnapshotAsync(test, named: "app")
+/// ```
+/// - Parameters: As for `assertWiringSnapshot`.
+@MainActor
+public func assertWiringSnapshotAsync(
+    _ test: TestContainer,
+    named name: String,
+    snapshotDirectory: String? = nil,
+    record: Bool = false,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    testName: String = #function,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    await checkWiringSnapshotAsync(
+        test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples, at: site)
+}
+
+/// `checkWiringSnapshot`, with the manifest of `wiringManifestAsync`.
+@MainActor
+package func checkWiringSnapshotAsync(
+    _ test: TestContainer, named name: String, snapshotDirectory: String?, record: Bool,
+    samples: (inout VerificationSamples) -> Void, at site: CallSite,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+) async {
+    checkSnapshot(
+        await test.wiringManifestAsync(samples: samples).render(), of: .wiring, named: name,
+        snapshotDirectory: snapshotDirectory, record: record, at: site, environment: environment)
+}
+
 /// - Parameter environment: Where `WIRING_RECORD_SNAPSHOTS` and `CI` are read from.
 package func checkWiringSnapshot(
     _ test: TestContainer, named name: String, snapshotDirectory: String?, record: Bool,

@@ -157,6 +157,24 @@ public func assertWiringSnapshot(
         at: CallSite(sourceLocation, function: testName))
 }
 
+/// Compares the wiring manifest of a test container with its text snapshot, building
+/// registrations whose factory must be awaited (`test.wiringManifestAsync()`), failing the
+/// running test at `sourceLocation` with a line diff when they differ.
+@MainActor
+public func assertWiringSnapshotAsync(
+    _ test: TestContainer,
+    named name: String,
+    snapshotDirectory: String? = nil,
+    record: Bool = false,
+    samples: (inout VerificationSamples) -> Void = { _ in },
+    testName: String = #function,
+    sourceLocation: SourceLocation
+) async {
+    await checkWiringSnapshotAsync(
+        test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples,
+        at: CallSite(sourceLocation, function: testName))
+}
+
 /// Compares the wiring manifest of an app's container with its text snapshot, failing the
 /// running test at `sourceLocation` with a line diff when they differ.
 public func assertWiringSnapshot(

@@ -29,7 +29,32 @@ extension TestContainer {
     /// ```
     /// - Parameter samples: Adds sample arguments for registrations that take them.
     public func wiringManifest(samples: (inout VerificationSamples) -> Void) -> WiringManifest {
-        let findings = WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifest()
+        manifest(from: WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifest())
+    }
+
+    /// Describes the whole static wiring, as ``wiringManifest()`` does, building registrations
+    /// whose factory (or a dependency's) must be awaited as ``verifyWiringAsync()`` does, on the
+    /// main actor: their needs are listed like any other's, and a missing dependency of an async
+    /// factory shows in the manifest.
+    ///
+    /// ```swift
+    /// let manifest = await test.wiringManifestAsync()
+    /// ```
+    @MainActor
+    public func wiringManifestAsync() async -> WiringManifest {
+        await wiringManifestAsync { _ in }
+    }
+
+    /// Describes the whole static wiring, as ``wiringManifestAsync()`` does, building
+    /// registrations that take runtime arguments with the sample arguments given.
+    /// - Parameter samples: Adds sample arguments for registrations that take them.
+    @MainActor
+    public func wiringManifestAsync(samples: (inout VerificationSamples) -> Void) async -> WiringManifest {
+        manifest(from: await WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifestAwaiting())
+    }
+
+    /// The manifest of what one check found.
+    private func manifest(from findings: WiringVerifier.Findings) -> WiringManifest {
         let registered = Set(findings.registrations.map(\.entry.key))
         let unchecked = Set(findings.report.unchecked)
         let graph = findings.graph

@@ -30,6 +30,23 @@ private let appManifest = """
 }
 
 @Suite struct WiringSnapshotTests {
+    @Test func theAsyncFormRecordsTheManifestOfAsyncFactoriesThenPasses() async throws {
+        let directory = try TemporaryDirectory()
+        let container = makeAppContainer()
+        container.registerAsync(Logger.self) { _ in ConsoleLogger() }
+        let test = TestContainer(base: container)
+        let failures = await expectFailures {
+            await assertWiringSnapshotAsync(test, named: "app", snapshotDirectory: directory.path, record: true)
+        }
+        let file = directory.path + "/theAsyncFormRecordsTheManifestOfAsyncFactoriesThenPasses.app.wiring.txt"
+        #expect(failures.first?.message.hasPrefix("recorded the wiring snapshot, as `record: true`") == true)
+        let recorded = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(recorded.contains("Logger [.graph] at WiringSwiftTestingTests/WiringSnapshotTests.swift\n"))
+        #expect(!recorded.contains("(unchecked)"))
+        // Run again, it matches.
+        await assertWiringSnapshotAsync(test, named: "app", snapshotDirectory: directory.path)
+    }
+
     @Test func theSnapshotIsTheManifest() {
         #expect(TestContainer(base: makeAppContainer()).wiringManifest().render() == appManifest)
     }

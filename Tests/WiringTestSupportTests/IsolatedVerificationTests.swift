@@ -30,6 +30,11 @@ private final class IMainThreadOnly: @unchecked Sendable {
     init() { dispatchPrecondition(condition: .onQueue(.main)) }
 }
 
+private final class ICache: Sendable {}
+private final class IRepository: Sendable {
+    init(pool: IPool, cache: ICache) {}
+}
+
 private let setup: StaticString = "App/Setup.swift"
 
 /// An app of the main-actor kind: a router and a view model on the main actor, a plain
@@ -134,5 +139,40 @@ struct IsolatedVerificationTests {
         #expect(warning.key == ServiceKey(ILimiter.self, arguments: ISessionToken.self))
         #expect(warning.message.contains("registered at App/Setup.swift:7"))
         #expect(test.warnings.count { $0.identifier == "scope-ignores-arguments" } == 1)
+    }
+
+    @Test func theAsyncManifestListsTheNeedsOfAsyncFactoriesAndTheirMissingDependencies() async {
+        let container = Container()
+        container.registerAsync(IPool.self, file: setup, line: 1) { _ in IPool() }.scope(.container)
+        container.registerAsync(IRepository.self, file: setup, line: 2) { r in
+            try await IRepository(pool: r.resolve(), cache: r.resolve())
+        }
+        let test = TestContainer(base: container)
+
+        let synchronous = test.wiringManifest()
+        #expect(synchronous.render().contains("IRepository [.graph] at App/Setup.swift (unchecked)\n"))
+        #expect(synchronous.problems.isEmpty)
+
+        let manifest = await test.wiringManifestAsync()
+        #expect(manifest.render() == """
+            Wiring manifest: 2 registrations, 1 problem, 0 unchecked
+
+            IPool [.container] at App/Setup.swift
+            IRepository [.graph] at App/Setup.swift (failed)
+              needs ICache (missing)
+              needs IPool
+
+            missing-dependency: no registration for ICache
+              path: IRepository -> ICache
+              registered at: App/Setup.swift (IRepository)
+              fix: register it with `container.register(ICache.self) { r in … }` (or in a module the container is built from).
+            """)
+    }
+
+    @Test @MainActor func theAsyncManifestOfAMainActorAppHasNothingUnchecked() async {
+        let manifest = await TestContainer(base: mainActorApp()).wiringManifestAsync(samples: profileSample)
+        #expect(manifest.problems.isEmpty, "\(manifest.render())")
+        #expect(manifest.render().hasPrefix("Wiring manifest: 4 registrations, 0 problems, 0 unchecked\n"))
+        #expect(manifest.render().hasSuffix("IScreenFactory [.graph] at App/Setup.swift\n  needs IRouter"))
     }
 }

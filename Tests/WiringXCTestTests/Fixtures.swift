@@ -25,6 +25,15 @@ class FailureCapturingTestCase: XCTestCase {
         return captured ?? []
     }
 
+    /// `captureFailures`, for an async body on the main actor.
+    @MainActor
+    func captureFailures(_ body: @MainActor () async throws -> Void) async rethrows -> [CapturedFailure] {
+        captured = []
+        defer { captured = nil }
+        try await body()
+        return captured ?? []
+    }
+
     override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
         guard captured != nil else {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)

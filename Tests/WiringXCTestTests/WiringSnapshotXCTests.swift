@@ -24,6 +24,23 @@ final class WiringSnapshotXCTests: FailureCapturingTestCase {
         assertWiringSnapshot(test, named: "app")   // __Snapshots__/WiringSnapshotXCTests/testApp.app.wiring.txt
     }
 
+    @MainActor
+    func testTheAsyncFormRecordsTheManifestOfAsyncFactoriesThenPasses() async throws {
+        let container = makeAppContainer()
+        container.registerAsync(Logger.self) { _ in ConsoleLogger() }
+        let test = makeTestContainer(base: container)
+        let failures = await captureFailures {
+            await assertWiringSnapshotAsync(test, named: "app", snapshotDirectory: directory, record: true)
+        }
+        XCTAssertEqual(failures.count, 1)
+        let file = directory + "/testTheAsyncFormRecordsTheManifestOfAsyncFactoriesThenPasses.app.wiring.txt"
+        let recorded = try String(contentsOfFile: file, encoding: .utf8)
+        let manifest = await test.wiringManifestAsync()
+        XCTAssertEqual(recorded, manifest.render() + "\n")
+        XCTAssertFalse(recorded.contains("(unchecked)"))
+        await assertWiringSnapshotAsync(test, named: "app", snapshotDirectory: directory)
+    }
+
     func testRecordingWritesTheSnapshotAndFails() throws {
         // `record: true`, not a missing snapshot: that one is not recorded when `CI` is set.
         let test = makeTestContainer(base: makeAppContainer())

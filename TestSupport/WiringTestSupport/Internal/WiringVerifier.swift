@@ -46,6 +46,17 @@ struct WiringVerifier {
         return Findings(report: pass.report(), registrations: pass.registrations, graph: pass.sandbox.notedGraph)
     }
 
+    /// Checks the registrations as ``runForManifest()`` does, awaiting those that must be
+    /// awaited, as ``runAwaitingFactories()`` does.
+    @MainActor
+    func runForManifestAwaiting() async -> Findings {
+        var pass = Pass(verifier: self, registrations: registrations().sorted(byLabelOf: \.entry.key), notingGraph: true)
+        defer { pass.sandbox.dropInstances() }
+        pass.buildSynchronously()
+        await pass.buildAwaited()
+        return Findings(report: pass.report(), registrations: pass.registrations, graph: pass.sandbox.notedGraph)
+    }
+
     /// What the test container sees, registered (not implicit), in registration order.
     private func registrations() -> [Lookup] {
         test.visibleRegistrations(includingParents: true).filter { !$0.entry.options.isImplicit }
