@@ -151,6 +151,23 @@ extension Container {
     public var async: AsyncResolver { AsyncResolver(source: self) }
 }
 
+extension Resolver {
+    /// This resolver's async form, so that code taking any resolver can resolve services whose
+    /// factories need `await`: a container's or a test container's `async`.
+    ///
+    /// ```swift
+    /// func openSession(from resolver: any Resolver) async throws -> Session {
+    ///     try await Session(database: resolver.async.resolve(Database.self))
+    /// }
+    /// try await openSession(from: container)      // or from a TestContainer
+    /// ```
+    ///
+    /// A resolver that is neither (the one a synchronous factory receives, or one of your own)
+    /// has no async form: its resolves run synchronously, and an async factory behind one
+    /// throws `requires-await`.
+    public var async: AsyncResolver { AsyncResolver(resolving: self) }
+}
+
 /// Resolves services whose factories need `await`. Everything a `Resolver` resolves, it resolves
 /// too; async factories receive one for their own dependencies.
 ///
@@ -158,6 +175,10 @@ extension Container {
 /// let database = try await container.async.resolve(Database.self)
 /// container.registerAsync(Repository.self) { r in try await Repository(database: r.resolve()) }
 /// ```
+///
+/// Reach it with `container.async`, `test.async` or, from code that takes any resolver,
+/// `resolver.async`; inside an async factory, `r` is one: `try await r.resolve(…)` resolves any
+/// dependency, async, main-actor or plain.
 ///
 /// A factory's resolver resolves into the factory's own resolution, so `.graph` instances are
 /// shared and cycles found, one call at a time. Calls it makes concurrently (`async let`, task
@@ -174,12 +195,16 @@ public struct AsyncResolver: Sendable {
     /// the factory returns: an instance may keep its resolver, and the entries keep their
     /// instances, so holding them longer would keep the instance alive after its container.
     private let ancestors: FactoryAncestors?
+    /// A resolver that is neither a container nor a test container (a factory's, or one of
+    /// the app's own), resolved from synchronously: it has no async form of its own.
+    private let synchronous: (any Resolver)?
 
     package init(source: any ResolutionSource) {
         self.source = source
         self.resolution = nil
         self.turn = 0
         self.ancestors = nil
+        self.synchronous = nil
     }
 
     init(resolution: Resolution, turn: Int) {
@@ -187,6 +212,18 @@ public struct AsyncResolver: Sendable {
         self.resolution = resolution
         self.turn = turn
         self.ancestors = FactoryAncestors(resolution.pathEntries)
+        self.synchronous = nil
+    }
+
+    /// The async form of any resolver: a container's or a test container's `async`; any other
+    /// resolver is resolved from synchronously.
+    init(resolving resolver: any Resolver) {
+        let source = resolver as? any ResolutionSource
+        self.source = source
+        self.resolution = nil
+        self.turn = 0
+        self.ancestors = nil
+        self.synchronous = source == nil ? resolver : nil
     }
 
     /// Lets go of the factory's ancestors once it returned; see `ancestors`.
@@ -218,6 +255,9 @@ public struct AsyncResolver: Sendable {
     package func resolve<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
+        if let synchronous {
+            return try synchronous.resolve(serviceType, name: key.name, arguments: repeat each arguments)
+        }
         if let resolution {
             switch resolution.takeAsyncTurn(turn) {
             case .taken:
@@ -288,13 +328,27 @@ package enum FactoryIsolation: Sendable, Equatable {
 /// A factory that cannot run inside a synchronous resolve on any thread. It receives the
 /// runtime arguments as one tuple of their types (`()` for none).
 package enum IsolatedFactory<Service>: Sendable {
+    /// A registered async factory.
     case async(@Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service)
+    /// A registered main-actor factory.
     case mainActor(@MainActor @Sendable (any Resolver, UncheckedSendable<Any>) throws -> Service)
+    /// Awaits another registration that may need it (what `implements` and `T?` forward to):
+    /// awaited like an async factory, though it runs nothing of the app's own.
+    case awaiting(@Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service)
 
     var isolation: FactoryIsolation {
         switch self {
+        case .async, .awaiting: .async
+        case .mainActor: .mainActor
+        }
+    }
+
+    /// Where the app's factory runs, for traces and explanations; `nil` when it only forwards.
+    var factoryIsolation: FactoryIsolation? {
+        switch self {
         case .async: .async
         case .mainActor: .mainActor
+        case .awaiting: nil
         }
     }
 }
@@ -398,7 +452,7 @@ extension Resolution {
     ) async throws -> Service {
         do {
             switch isolated {
-            case .async(let factory):
+            case .async(let factory), .awaiting(let factory):
                 // The factory's calls take the next turn, while this call waits for it.
                 let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
                 let resolver = AsyncResolver(resolution: self, turn: turn + 1)

@@ -16,7 +16,7 @@ extension Optional: ImplicitlyRegistered {
         let options = RegistrationEntry.Options(scope: .transient, isImplicit: true)
         guard key.takesArguments else {
             // An async resolve awaits the wrapped registration, whose factory may need it.
-            let awaiting = IsolatedFactory<Wrapped?>.async { resolver, _ in
+            let awaiting = IsolatedFactory<Wrapped?>.awaiting { resolver, _ in
                 do {
                     return try await resolver.resolve(Wrapped.self, name: wrappedKey.name)
                 } catch let error as ResolutionError where error.key == wrappedKey && error.identifier == "not-registered" {

@@ -73,7 +73,7 @@ public struct Registration<Service>: Sendable {
         if target.takesArguments {
             let resolveAsync = (awaited as? ArgumentFactoryEntry<Service>)?.arguments?.resolveAsync
             let isolated = resolveAsync.map { resolveAsync in
-                IsolatedFactory<Other>.async { resolver, arguments in
+                IsolatedFactory<Other>.awaiting { resolver, arguments in
                     try Self.convert(await resolveAsync(resolver, target, arguments), to: Other.self)
                 }
             }
@@ -87,7 +87,7 @@ public struct Registration<Service>: Sendable {
             }
         } else {
             let isolated = awaited.map { _ in
-                IsolatedFactory<Other>.async { resolver, _ in
+                IsolatedFactory<Other>.awaiting { resolver, _ in
                     try Self.convert(await resolver.resolve(Service.self, name: target.name), to: Other.self)
                 }
             }

@@ -183,9 +183,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."
         case .requiresAwait(let mainActor):
             let call = "`try await \(key.call("container.async.resolve"))`"
-            return mainActor
-                ? "resolve it from @MainActor code, or with \(call) from anywhere."
-                : "resolve it with \(call), or from an async factory (`registerAsync`)."
+            guard mainActor else { return "resolve it with \(call), or from an async factory (`registerAsync`)." }
+            guard let dependent = path.dropLast().last, dependent != key, let top = path.first else {
+                return "resolve it from @MainActor code, or with \(call) from anywhere."
+            }
+            // A plain factory resolved it synchronously: an async resolve above it cannot hop for it.
+            return "the factory of \(dependent) resolves it synchronously, so resolve \(top) from @MainActor code, or "
+                + "register \(dependent.typeDescription) with `registerMainActor` too: then "
+                + "`try await \(top.call("container.async.resolve"))` hops to the main actor for both."
         case .tooDeep(let limit):
             return "look for a recursion the path repeats (a factory or hook that resolves what leads back to it); real object graphs stay far below \(limit) levels, and a graph this deep needs a thread with a larger stack."
         case .containerReleased:

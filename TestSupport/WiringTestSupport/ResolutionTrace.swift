@@ -31,6 +31,9 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         /// Why the step did what it did when that is not obvious: a kept instance made again
         /// because an override changed something it was made with.
         public internal(set) var notes: [String] = []
+        /// Where the registration's factory runs, when a synchronous resolve cannot run it
+        /// anywhere: on the main actor, or awaited; `nil` for a plain factory.
+        public internal(set) var isolation: Isolation?
         package let entryID: Int?
 
         package init(key: ServiceKey, scope: Scope?, source: Source, outcome: Outcome, entryID: Int?) {
@@ -73,6 +76,22 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
     }
 
     /// How a step obtained its instance.
+    /// Where a factory that a synchronous resolve cannot always run runs.
+    public enum Isolation: Sendable, Equatable, CustomStringConvertible {
+        /// On the main actor (`registerMainActor`).
+        case mainActor
+        /// Awaited (`registerAsync`).
+        case async
+
+        /// `main actor` or `async`, as the trace shows it.
+        public var description: String {
+            switch self {
+            case .mainActor: "main actor"
+            case .async: "async"
+            }
+        }
+    }
+
     public enum Outcome: Sendable, Equatable {
         /// The factory ran.
         case created
@@ -134,6 +153,10 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         case .failed(let identifier): parts.append("failed: \(identifier)")
         }
         if let instance = node.instance { parts.append("#\(instance)") }
+        // Where the factory ran, on the steps that ran it.
+        if let isolation = node.isolation, node.outcome != .cached, node.outcome != .sharedInGraph {
+            parts.append("(\(isolation))")
+        }
         switch node.source {
         case .registration, .missing: break
         case .override(let layer, _): parts.append("(override \"\(layer)\")")

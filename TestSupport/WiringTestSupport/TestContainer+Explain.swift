@@ -45,11 +45,24 @@ extension TestContainer {
         }
         guard let answer = candidates.first else {
             return WiringExplanation(
-                key: key, answer: nil, shadowed: [], instance: nil, nearMisses: nearMisses(of: key))
+                key: key, answer: nil, shadowed: [], instance: nil, factory: nil, nearMisses: nearMisses(of: key))
         }
         return WiringExplanation(
             key: key, answer: answer.candidate, shadowed: candidates.dropFirst().map(\.candidate),
-            instance: keptInstanceDescription(of: answer.entry, in: snapshot), nearMisses: [])
+            instance: keptInstanceDescription(of: answer.entry, in: snapshot),
+            factory: isolationDescription(of: answer.entry), nearMisses: [])
+    }
+
+    /// Where the factory of `entry` runs, in words, if a synchronous resolve cannot run it anywhere.
+    private func isolationDescription(of entry: RegistrationEntry) -> String? {
+        let call = "`try await \(entry.key.call("test.async.resolve"))`"
+        switch entry.factoryIsolation {
+        case .none: return nil
+        case .mainActor:
+            return "runs on the main actor: a synchronous resolve works from main-actor code, \(call) from anywhere"
+        case .async:
+            return "async: resolve it with \(call), or from an async factory"
+        }
     }
 
     /// What the scope of `entry` keeps, in words.

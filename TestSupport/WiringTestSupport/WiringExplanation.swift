@@ -36,6 +36,9 @@ public struct WiringExplanation: Sendable, CustomStringConvertible {
     public let shadowed: [Candidate]
     /// What the answer's scope keeps, in words; `nil` when nothing answers.
     public let instance: String?
+    /// Where the answer's factory runs, in words, when a synchronous resolve cannot run it
+    /// anywhere (main actor, async); `nil` for a plain factory.
+    public let factory: String?
     /// When nothing answers: the registrations of the type, one per line, and the fix.
     public let nearMisses: [String]
 
@@ -45,6 +48,7 @@ public struct WiringExplanation: Sendable, CustomStringConvertible {
         if let answer {
             lines.append("\(key): answered by \(answer)")
             for candidate in shadowed { lines.append("  shadows \(candidate)") }
+            if let factory { lines.append("  factory: \(factory)") }
             if let instance { lines.append("  instance: \(instance)") }
         } else {
             lines.append("\(key): nothing answers it (no layer, the base, its parents, the fakes nor an implicit registration)")

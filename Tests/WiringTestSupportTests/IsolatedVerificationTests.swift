@@ -176,3 +176,44 @@ struct IsolatedVerificationTests {
         #expect(manifest.render().hasSuffix("IScreenFactory [.graph] at App/Setup.swift\n  needs IRouter"))
     }
 }
+
+@Suite("Where a factory runs, in the trace and in explain")
+struct IsolationInTraceTests {
+    @Test @MainActor func theTraceAndExplainSayWhereAFactoryRan() async throws {
+        let container = mainActorApp()
+        container.registerAsync(IPool.self, file: setup, line: 6) { _ in IPool() }.scope(.container)
+        let test = TestContainer(base: container)
+        _ = try test.resolve(IScreenFactory.self)
+        _ = try await test.async.resolve(IPool.self)
+        _ = try await test.async.resolve(IPool.self)
+        #expect(test.trace.render() == """
+            IScreenFactory .graph new #2
+            └── IRouter .container new #1 (main actor)
+            IPool .container new #3 (async)
+            IPool .container cached #3
+            """)
+        #expect(test.explain(IRouter.self).description == """
+            IRouter: answered by the registration in the base at App/Setup.swift:1 (.container)
+              factory: runs on the main actor: a synchronous resolve works from main-actor code, `try await test.async.resolve(IRouter.self)` from anywhere
+              instance: #1, kept in layer "test"
+            """)
+        #expect(test.explain(IPool.self).description.contains(
+            "  factory: async: resolve it with `try await test.async.resolve(IPool.self)`, or from an async factory\n"))
+        #expect(!test.explain(IScreenFactory.self).description.contains("factory:"))
+    }
+
+    @Test func anyResolverReachesItsAsyncForm() async throws {
+        func openPool(from resolver: any Resolver) async throws -> IPool {
+            try await resolver.async.resolve(IPool.self)
+        }
+        let container = Container()
+        container.registerAsync(IPool.self) { _ in IPool() }.scope(.container)
+        let fromContainer = try await openPool(from: container)
+        let test = TestContainer(base: container)
+        test.override(IPool.self) { _ in IPool() }
+        let fromTest = try await openPool(from: test)
+        #expect(fromContainer !== fromTest)
+        #expect(try await openPool(from: container) === fromContainer)
+        #expect(test.trace.render() == "IPool .container new #1 (override \"test\")")
+    }
+}

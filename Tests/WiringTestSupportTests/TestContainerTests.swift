@@ -532,11 +532,11 @@ import WiringTestSupport
         #expect(try await test.async.resolve(Ticket.self) === ticket)
         _ = try await test.async.resolve(Session.self)
         #expect(test.trace.render() == """
-            Session .graph new #2
+            Session .graph new #2 (async)
             └── Network .container new #1 (override "test")
-            Ticket .container new #3
+            Ticket .container new #3 (async)
             Ticket .container cached #3
-            Session .graph new #4
+            Session .graph new #4 (async)
             └── Network .container cached #1 (override "test")
             """)
     }

@@ -208,4 +208,20 @@ struct UserSession {
             #expect(try await container.async.resolve(RateLimiter.self, arguments: limiter.userID) === limiter)
         }
     }
+
+    @Test func aPlainFactoryThatResolvesAMainActorOneOffTheMainActorSaysToMoveItThere() async throws {
+        final class Screen: @unchecked Sendable {
+            init(model: ProductViewModel) {}
+        }
+        let container = appContainer()
+        container.register(Screen.self) { r in try Screen(model: r.resolve(arguments: "p", Int?.none)) }
+        let error = await #expect(throws: ResolutionError.self) {
+            try await Task.detached { try await container.async.resolve(Screen.self) }.value
+        }
+        #expect(error?.identifier == "requires-await")
+        #expect(error?.fix == """
+            the factory of Screen resolves it synchronously, so resolve Screen from @MainActor code, or register Screen \
+            with `registerMainActor` too: then `try await container.async.resolve(Screen.self)` hops to the main actor for both.
+            """)
+    }
 }

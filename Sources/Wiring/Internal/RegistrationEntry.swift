@@ -88,6 +88,10 @@ package class RegistrationEntry: @unchecked Sendable {
     /// Where the factory must run, when a synchronous resolve cannot run it anywhere.
     package var isolation: FactoryIsolation? { nil }
 
+    /// Where the app's factory runs, for traces and explanations: ``isolation``, unless the
+    /// entry only forwards to another registration.
+    package var factoryIsolation: FactoryIsolation? { nil }
+
     /// Why a synchronous resolve cannot run the factory here and now, if it cannot.
     var synchronousResolveError: NeedsAwait? {
         switch isolation {
@@ -159,6 +163,8 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
 
+    override package var factoryIsolation: FactoryIsolation? { isolatedFactory?.factoryIsolation }
+
     nonisolated(nonsending)
     override package func resolveErasedAsync(from source: any ResolutionSource) async throws -> Any {
         try await AsyncResolver(source: source).resolve(Service.self, name: key.name)
@@ -214,6 +220,8 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
     }
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
+
+    override package var factoryIsolation: FactoryIsolation? { isolatedFactory?.factoryIsolation }
 
     override package var keepsOneInstanceForAllArguments: Bool {
         policy.keepsInstances && arguments != nil && arguments?.identity == nil

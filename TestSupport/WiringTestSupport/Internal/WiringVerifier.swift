@@ -85,9 +85,9 @@ struct WiringVerifier {
             for found in registrations {
                 let entry = found.entry
                 let key = entry.key
-                // A main-actor factory builds here when the check runs on the main actor; off it,
-                // its requires-await error puts it with the awaited ones below.
-                if entry.isolation == .async {
+                // A main-actor factory, or one forwarding to it, builds here when the check runs on
+                // the main actor; off it, its requires-await error puts it with the awaited ones below.
+                if entry.factoryIsolation == .async {
                     awaited.append((found, WiringVerifier.awaitedReason, nil))
                     continue
                 }
@@ -123,7 +123,7 @@ struct WiringVerifier {
             let awaited = self.awaited
             self.awaited = []
             for (found, _, synchronousError) in awaited {
-                if found.entry.isolation == nil, let synchronousError {
+                if !found.entry.needsAwait, let synchronousError {
                     // A synchronous factory that met an awaited one on the main actor, where every
                     // synchronous resolve can run: nothing can resolve it synchronously (awaiting it
                     // would only work once the awaited instance happens to be kept).
