@@ -45,6 +45,8 @@ extension StressShape {
             (".weak while held, through a TestContainer", weakThroughTestContainer),
             ("recording TestContainer, 16 threads", recordingTestContainer),
             ("Swinject: parent and synchronized child", swinjectParentAndChild),
+            ("one instance per distinct arguments, threads", perArgumentsThreads),
+            ("one instance per distinct arguments, async tasks", perArgumentsTasks),
         ]
     }
 
@@ -154,6 +156,45 @@ extension StressShape {
             try await group.waitForAll()
         }
         return excess(tally, due: 2, "an async singleton and its async singleton dependency")
+    }
+
+    /// How many distinct argument values the per-arguments shapes ask with.
+    private static let distinctArguments = 4
+
+    private static let perArgumentsThreads: Round = { speed in
+        let tally = LockedCounter()
+        let container = Container()
+        container.register(Made.self) { (_, user: String) in
+            tally.increment()
+            speed.work()
+            return Made(serial: tally.value)
+        }.scope(.container)
+        try await race(threads) { index in
+            for round in 0..<resolvesPerThread {
+                _ = try! container.resolve(Made.self, arguments: "u\((index + round) % distinctArguments)")
+            }
+        }
+        return excess(tally, due: distinctArguments, "a .container registration with a String argument, 4 values")
+    }
+
+    private static let perArgumentsTasks: Round = { speed in
+        let tally = LockedCounter()
+        let container = Container()
+        container.registerAsync(Made.self) { (_, user: String) in
+            tally.increment()
+            await speed.asyncWork()
+            return Made(serial: tally.value)
+        }.scope(.container)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(index % 8) * 5_000_000)
+                    _ = try await container.async.resolve(Made.self, arguments: "u\(index % distinctArguments)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        return excess(tally, due: distinctArguments, "an async .container registration with a String argument, 4 values")
     }
 
     private static let customScopeAfterReset: Round = { speed in
