@@ -74,7 +74,7 @@ public struct Registration<Service>: Sendable {
             let resolveAsync = (awaited as? ArgumentFactoryEntry<Service>)?.arguments?.resolveAsync
             let isolated = resolveAsync.map { resolveAsync in
                 IsolatedFactory<Other>.awaiting { resolver, arguments in
-                    try Self.convert(await resolveAsync(resolver, target, arguments), to: Other.self)
+                    try Self.convert(await resolveAsync(resolver, target, arguments), to: Other.self, from: target)
                 }
             }
             entry = ArgumentFactoryEntry<Other>(
@@ -83,25 +83,25 @@ public struct Registration<Service>: Sendable {
                 // The arguments tuple of the forwarded key is the target's: passed on as it is.
                 let resolution = try resolver.runningResolution()
                 return try Self.convert(
-                    resolution.resolve(target, as: Service.self, found: nil, arguments: arguments), to: Other.self)
+                    resolution.resolve(target, as: Service.self, found: nil, arguments: arguments), to: Other.self, from: target)
             }
         } else {
             let isolated = awaited.map { _ in
                 IsolatedFactory<Other>.awaiting { resolver, _ in
-                    try Self.convert(await resolver.resolve(Service.self, name: target.name), to: Other.self)
+                    try Self.convert(await resolver.resolve(Service.self, name: target.name), to: Other.self, from: target)
                 }
             }
             entry = FactoryEntry<Other>(key: forwarded, site: site, options: options, isolatedFactory: isolated) { resolver in
-                try Self.convert(resolver.resolve(Service.self, name: target.name), to: Other.self)
+                try Self.convert(resolver.resolve(Service.self, name: target.name), to: Other.self, from: target)
             }
         }
         let _: Registration<Other> = container.add(entry)
         return self
     }
 
-    private static func convert<Other>(_ instance: Service, to otherType: Other.Type) throws -> Other {
+    private static func convert<Other>(_ instance: Service, to otherType: Other.Type, from target: ServiceKey) throws -> Other {
         guard let converted = instance as? Other else {
-            throw TypeMismatch(expected: Other.self, actual: type(of: instance as Any))
+            throw TypeMismatch(expected: Other.self, actual: type(of: instance as Any), servedFor: target)
         }
         return converted
     }
@@ -112,9 +112,12 @@ public struct Registration<Service>: Sendable {
 package struct TypeMismatch: Error {
     package let expected: any Any.Type
     package let actual: any Any.Type
+    /// The registration whose instance `.implements(_:)` serves, when that is what mismatched.
+    package let servedFor: ServiceKey?
 
-    package init(expected: any Any.Type, actual: any Any.Type) {
+    package init(expected: any Any.Type, actual: any Any.Type, servedFor: ServiceKey? = nil) {
         self.expected = expected
         self.actual = actual
+        self.servedFor = servedFor
     }
 }

@@ -65,12 +65,27 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public let reason: Reason
     /// Where the failing registration was made, when it exists.
     public let site: RegistrationSite?
+    /// What of the registration failed, when it was not its own factory.
+    package let origin: Origin
 
-    package init(key: ServiceKey, path: [ServiceKey], reason: Reason, site: RegistrationSite? = nil) {
+    /// What of a registration failed.
+    package enum Origin: Sendable, Equatable {
+        /// Its factory, or the step resolving it.
+        case factory
+        /// One of its `initCompleted` hooks.
+        case initCompletedHook
+        /// Its `.implements(_:)`, which serves the instance of `target`'s registration as the key.
+        case implements(target: ServiceKey)
+    }
+
+    package init(
+        key: ServiceKey, path: [ServiceKey], reason: Reason, site: RegistrationSite? = nil, origin: Origin = .factory
+    ) {
         self.key = key
         self.path = path
         self.reason = reason
         self.site = site
+        self.origin = origin
     }
 
     /// The error a factory threw, if that is what happened.
@@ -104,9 +119,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .circularDependency:
             "circular dependency while resolving \(key)"
         case .factoryFailed(let error):
-            "the factory of \(key) threw: \(error)"
+            origin == .initCompletedHook
+                ? "an initCompleted hook of \(key) threw: \(error)" : "the factory of \(key) threw: \(error)"
         case .typeMismatch(let expected, let actual):
-            "the factory of \(key) made a \(typeName(actual)), which is not a \(typeName(expected))"
+            if case .implements(let target) = origin {
+                "\(key) is served by `.implements(\(typeName(expected)).self)` on the registration of \(target), "
+                    + "whose instance, a \(typeName(actual)), is not a \(typeName(expected))"
+            } else {
+                "the factory of \(key) made a \(typeName(actual)), which is not a \(typeName(expected))"
+            }
         case .weakScopeRequiresClass(let actual):
             "\(key) is registered in .weak scope, but its factory made a \(typeName(actual)), which is not a class instance"
         case .noContainer:
@@ -176,8 +197,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             let first = cycle.first.map(\.typeDescription) ?? key.typeDescription
             return "break the cycle: inject `Provider<\(first)>` or `Lazy<\(first)>` and call it only after the initializers have run, or set the back reference in `.initCompleted { r, instance in … }` on either registration, in any scope but .transient."
         case .factoryFailed:
-            return "make the factory of \(key) succeed here (the error above is the factory's own), or catch it inside the factory."
-        case .typeMismatch(let expected, _):
+            guard origin == .initCompletedHook else {
+                return "make the factory of \(key) succeed here (the error above is the factory's own), or catch it inside the factory."
+            }
+            return "make the initCompleted hook of \(key) succeed here (the error above is the hook's own), or catch it inside the hook."
+        case .typeMismatch(let expected, let actual):
+            if case .implements(let target) = origin {
+                return "make \(typeName(actual)) conform to \(typeName(expected)), or remove `.implements(\(typeName(expected)).self)` "
+                    + "from the registration of \(target)."
+            }
             return "make the registration produce a \(typeName(expected)), or register the concrete type under its own key."
         case .weakScopeRequiresClass:
             return "register \(key.typeDescription) in .transient, .graph or .container scope, or make it a class."

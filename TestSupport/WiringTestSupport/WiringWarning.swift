@@ -65,33 +65,48 @@ extension WiringWarning {
             message: "\(text.message), registered at \(entry.site)\n  fix: \(text.fix)", key: entry.key, site: entry.site)
     }
 
+    /// An override a resolve that bypassed its resolver did not reach: its layer and site.
+    struct MissedOverride: Equatable {
+        let layer: String
+        let site: RegistrationSite
+    }
+
     /// The factory or a hook of `entry`, running in a resolution of this test container,
-    /// resolved from a container it captured instead of through its resolver.
-    static func resolverBypass(by entry: RegistrationEntry) -> WiringWarning {
-        let key = entry.key
+    /// resolved `key` from a container it captured instead of through its resolver, and so
+    /// missed `missed`, the override of `key` in the test container, if there is one.
+    static func resolverBypass(by entry: RegistrationEntry, resolving key: ServiceKey?, missed: MissedOverride?) -> WiringWarning {
+        let what = key.map { "resolved \($0) from a container it captured" } ?? "resolved from a container it captured"
+        let consequence: String
+        if let key, let missed {
+            consequence = "so it missed the override of \(key) in layer \"\(missed.layer)\" at \(missed.site)"
+        } else if key != nil {
+            consequence = "so this TestContainer's overrides could not reach it"
+        } else {
+            consequence = "so this TestContainer's overrides could not reach what it resolved that way"
+        }
+        let registered = entry.key
         guard !entry.options.isImplicit else {
             // An `Injectable` type: its initializer is the factory, and it has no site.
             return WiringWarning(
                 identifier: "resolver-bypass",
                 message: """
-                    the init(resolver:) of \(key) (Injectable) resolved from a container it captured instead of through \
-                    the resolver it receives, so this TestContainer's overrides could not reach what it resolved that way
+                    the init(resolver:) of \(registered) (Injectable) \(what) instead of through the resolver it \
+                    receives, \(consequence)
                       fix: resolve through the resolver init(resolver:) receives: `try resolver.resolve()`
                     """,
-                key: key)
+                key: registered)
         }
-        let name = key.name.map { ", name: \($0.swiftLiteral)" } ?? ""
-        let parameters = key.takesArguments ? "(r, …)" : "r"
+        let name = registered.name.map { ", name: \($0.swiftLiteral)" } ?? ""
+        let parameters = registered.takesArguments ? "(r, …)" : "r"
         return WiringWarning(
             identifier: "resolver-bypass",
             message: """
-                the factory of \(key) (or an initCompleted hook of it), registered at \(entry.site), resolved from \
-                a container it captured instead of through the resolver it receives, so this TestContainer's \
-                overrides could not reach what it resolved that way
+                the factory of \(registered) (or an initCompleted hook of it), registered at \(entry.site), \(what) \
+                instead of through the resolver it receives, \(consequence)
                   fix: resolve through the resolver the factory receives, as in \
-                `register(\(key.typeDescription).self\(name)) { \(parameters) in … try r.resolve() … }`, not through a captured container
+                `register(\(registered.typeDescription).self\(name)) { \(parameters) in … try r.resolve() … }`, not through a captured container
                 """,
-            key: key, site: entry.site)
+            key: registered, site: entry.site)
     }
 
 }

@@ -87,6 +87,7 @@ final class BypassingUploader: Injectable {
     @Test func aFactoryResolvingFromACapturedContainerIsAWarning() throws {
         let test = TestContainer(base: makeBypassingContainer())
         let spy = SpyNetwork()
+        let overrideLine = #line + 1
         test.override(NetworkClient.self, instance: spy)
 
         let sync = try test.resolve(Sync.self)
@@ -97,8 +98,8 @@ final class BypassingUploader: Injectable {
         #expect(warning.identifier == "resolver-bypass")
         #expect(warning.message == """
             the factory of Sync (or an initCompleted hook of it), registered at App/Setup.swift:12, resolved \
-            from a container it captured instead of through the resolver it receives, so this \
-            TestContainer's overrides could not reach what it resolved that way
+            NetworkClient from a container it captured instead of through the resolver it receives, so it \
+            missed the override of NetworkClient in layer "test" at \(#fileID):\(overrideLine)
               fix: resolve through the resolver the factory receives, as in \
             `register(Sync.self) { r in … try r.resolve() … }`, not through a captured container
             """)
@@ -146,9 +147,9 @@ final class BypassingUploader: Injectable {
         #expect(test.warnings.count == 1)
         #expect(warning.identifier == "resolver-bypass")
         #expect(warning.message == """
-            the init(resolver:) of BypassingUploader (Injectable) resolved from a container it captured \
-            instead of through the resolver it receives, so this TestContainer's overrides could not reach \
-            what it resolved that way
+            the init(resolver:) of BypassingUploader (Injectable) resolved NetworkClient from a container it \
+            captured instead of through the resolver it receives, so this TestContainer's overrides could not \
+            reach it
               fix: resolve through the resolver init(resolver:) receives: `try resolver.resolve()`
             """)
         #expect(warning.key == ServiceKey(BypassingUploader.self))
@@ -164,6 +165,30 @@ final class BypassingUploader: Injectable {
         test.override(Sync.self) { _ in try Sync(client: test.resolve()) }
         _ = try test.resolve(Sync.self)
         #expect(test.warnings.isEmpty)
+    }
+
+    @Test func eachKeyABypassResolvesIsNamedWithTheOverrideOfTheLayerItMissed() throws {
+        let base = Container()
+        base.register(NetworkClient.self) { _ in LiveNetworkClient() }
+        base.register(Sync.self, file: "App/Setup.swift", line: 20) { [weak base] _ in
+            let sync = try Sync(client: base!.resolve())
+            sync.backup = try base!.resolve(NetworkClient.self)
+            return sync
+        }
+        let test = TestContainer(base: base)
+        test.pushLayer("offline")
+        let overrideLine = #line + 1
+        test.override(NetworkClient.self) { _ in SpyNetwork() }
+
+        _ = try test.resolve(Sync.self)
+
+        let firstLines = test.warnings.map { String($0.message.prefix { $0 != "\n" }) }
+        let expected = """
+            the factory of Sync (or an initCompleted hook of it), registered at App/Setup.swift:20, resolved \
+            NetworkClient from a container it captured instead of through the resolver it receives, so it \
+            missed the override of NetworkClient in layer "offline" at \(#fileID):\(overrideLine)
+            """
+        #expect(firstLines == [expected])
     }
 
     @Test func aBypassRepeatedIsOneWarning() throws {

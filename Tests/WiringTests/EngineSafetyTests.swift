@@ -151,7 +151,7 @@ struct EngineSafetyTests {
         }
         for _ in 0..<2 {
             let error = try #require(throws: ResolutionError.self) { try container.resolve(Hooked.self) }
-            #expect(error.summary == "the factory of Hooked threw: the hook failed")
+            #expect(error.summary == "an initCompleted hook of Hooked threw: the hook failed")
         }
         let hooked = try container.resolve(Hooked.self)
         #expect(try container.resolve(Hooked.self) === hooked)

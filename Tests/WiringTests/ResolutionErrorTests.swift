@@ -63,11 +63,14 @@ struct ResolutionErrorTests {
         #expect(error.site?.fileID == "WiringTests/ResolutionErrorTests.swift")
     }
 
-    @Test func aThrowingHookIsReportedLikeAThrowingFactory() throws {
+    @Test func aThrowingHookIsReportedAsTheHookNotTheFactory() throws {
         let container = Container()
         container.register(Animal.self) { _ in Cat() }.initCompleted { _, _ in throw SampleError() }
         let error = try #require(throws: ResolutionError.self) { try container.resolve(Animal.self) }
-        #expect(error.summary == "the factory of Animal threw: the disk is full")
+        #expect(error.identifier == "factory-failed")
+        #expect(error.summary == "an initCompleted hook of Animal threw: the disk is full")
+        #expect(error.fix == "make the initCompleted hook of Animal succeed here (the error above is the hook's own), or catch it inside the hook.")
+        #expect(error.underlyingError is SampleError)
     }
 
     @Test func aCycleIsReportedWithTheRepeatedTypeAtBothEnds() throws {
@@ -138,11 +141,11 @@ struct ResolutionErrorTests {
         let error = try #require(throws: ResolutionError.self) { try container.resolve(Food.self) }
         #expect(error.identifier == "type-mismatch")
         #expect(error.description.hasPrefix("""
-            error: the factory of Food made a Dog, which is not a Food
+            error: Food is served by `.implements(Food.self)` on the registration of Dog, whose instance, a Dog, is not a Food
               path: Food
               registered at: WiringTests/ResolutionErrorTests.swift:
             """))
-        #expect(error.fix == "make the registration produce a Food, or register the concrete type under its own key.")
+        #expect(error.fix == "make Dog conform to Food, or remove `.implements(Food.self)` from the registration of Dog.")
     }
 
     @Test func anEscapedResolverStartsAFreshResolution() throws {

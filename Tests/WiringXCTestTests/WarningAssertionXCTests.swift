@@ -25,6 +25,7 @@ final class AssertNoWiringWarningsXCTests: FailureCapturingTestCase {
 
     func testFailsListingEveryWarning() throws {
         let test = makeTestContainer(base: makeBypassingAppContainer())
+        let overrideLine = #line + 1
         test.override(Network.self) { _ in FakeNetwork() }
         let popLine = #line + 1
         test.popLayer()
@@ -39,7 +40,7 @@ final class AssertNoWiringWarningsXCTests: FailureCapturingTestCase {
             the test container noticed 2 warnings:
               unbalanced-pop: popLayer() at \(#fileID):\(popLine) found no layer pushed on this TestContainer, so it did nothing
                 fix: match every popLayer() with a pushLayer(_:) on the same test container; prefer `test.withOverrides({ layer in … }) { … }`, which removes its layer itself
-              resolver-bypass: the factory of Cart (or an initCompleted hook of it), registered at App/Setup.swift:7, resolved from a container it captured instead of through the resolver it receives, so this TestContainer's overrides could not reach what it resolved that way
+              resolver-bypass: the factory of Cart (or an initCompleted hook of it), registered at App/Setup.swift:7, resolved Network from a container it captured instead of through the resolver it receives, so it missed the override of Network in layer "test" at \(#fileID):\(overrideLine)
                 fix: resolve through the resolver the factory receives, as in `register(Cart.self) { r in … try r.resolve() … }`, not through a captured container
             """)
     }

@@ -20,16 +20,46 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     func didFail(_ key: ServiceKey, error: any Error)
     /// The top-level call is over: no step follows.
     func resolutionEnded()
-    /// The factory or hook of `entry`, running in this resolution, started a call on
-    /// `source` (a container it captured) instead of resolving through the resolver it was
-    /// given. That call continues this resolution's path, but not its observer: what it makes
-    /// is not recorded here.
-    func factory(of entry: RegistrationEntry, resolvedFrom source: any ResolutionSource)
+    /// The factory or hook of `entry`, running in this resolution, resolved `key` (`nil` when
+    /// the call could not be watched) from `source`, a container it captured, instead of
+    /// through the resolver it was given. That call continues this resolution's path, but not
+    /// its observer: what it makes is not recorded here.
+    func factory(of entry: RegistrationEntry, resolved key: ServiceKey?, from source: any ResolutionSource)
 }
 
 extension ResolutionObserver {
     package func resolutionEnded() {}
-    package func factory(of entry: RegistrationEntry, resolvedFrom source: any ResolutionSource) {}
+    package func factory(of entry: RegistrationEntry, resolved key: ServiceKey?, from source: any ResolutionSource) {}
+}
+
+/// Follows the call a factory started on a container it captured (see
+/// ``ResolutionObserver/factory(of:resolved:from:)``), only to tell the observer of the
+/// factory's own resolution which key that call resolved: the first step it takes or fails.
+final class BypassWatcher: ResolutionObserver {
+    private let report: @Sendable (ServiceKey) -> Void
+    private let reported = LockedState(false)
+
+    init(report: @escaping @Sendable (ServiceKey) -> Void) {
+        self.report = report
+    }
+
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
+        reportOnce(found.entry.key)
+    }
+
+    func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome) {}
+
+    func didFail(_ key: ServiceKey, error: any Error) {
+        reportOnce(key)
+    }
+
+    private func reportOnce(_ key: ServiceKey) {
+        let first = reported.withLock { reported in
+            defer { reported = true }
+            return !reported
+        }
+        if first { report(key) }
+    }
 }
 
 /// An observer, as a resolution calls it on every step: through an unretained reference to

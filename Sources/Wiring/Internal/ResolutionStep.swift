@@ -278,7 +278,9 @@ extension Resolution {
 
     /// A factory's error as the `ResolutionError` that names the key and the path.
     @inline(never)
-    func resolutionError(_ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey) -> any Error {
+    func resolutionError(
+        _ error: any Error, _ entry: RegistrationEntry, _ key: ServiceKey, thrownBy origin: ResolutionError.Origin = .factory
+    ) -> any Error {
         switch error {
         case let error as ResolutionError:
             error
@@ -288,9 +290,10 @@ extension Resolution {
         case let mismatch as TypeMismatch:
             ResolutionError(
                 key: key, path: path, reason: .typeMismatch(expected: mismatch.expected, actual: mismatch.actual),
-                site: entry.site)
+                site: entry.site, origin: mismatch.servedFor.map { .implements(target: $0) } ?? origin)
         default:
-            ResolutionError(key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site)
+            ResolutionError(
+                key: key, path: path, reason: .factoryFailed(underlying: error), site: entry.site, origin: origin)
         }
     }
 
@@ -305,7 +308,7 @@ extension Resolution {
                 try withResolver { try hook($0, instance) }
             }
         } catch {
-            throw resolutionError(error, entry, entry.key)
+            throw resolutionError(error, entry, entry.key, thrownBy: .initCompletedHook)
         }
     }
 

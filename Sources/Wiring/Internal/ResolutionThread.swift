@@ -113,13 +113,22 @@ package enum ResolutionThread {
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.borrowedSource.refers(to: source) { return try body(outer) }
-        if let observer = outer.observer, let entry = outer.steps.last {
-            observer.factory(of: entry, resolvedFrom: source)
+        var observer = source.makeObserver()
+        if let outerObserver = outer.observer, let entry = outer.steps.last {
+            // A factory bypassing its resolver: its observer hears which key, from the call's
+            // first step, unless the captured source observes the call itself.
+            if observer == nil {
+                observer = ObserverReference(BypassWatcher { key in
+                    outerObserver.factory(of: entry, resolved: key, from: source)
+                })
+            } else {
+                outerObserver.factory(of: entry, resolved: nil, from: source)
+            }
         }
         var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
         nested.enclosing = UnsafeUnownedReference(outer)
-        nested.observe(owning: source.makeObserver())
+        nested.observe(owning: observer)
         UnsafeResolutionSlot.point(at: nested)
         defer {
             nested.isActive = false

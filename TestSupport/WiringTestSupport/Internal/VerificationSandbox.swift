@@ -182,7 +182,9 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
         // The path from this registration down; an error it passed on from a registration
         // already replayed starts there, which is where the report puts it anyway.
         let replayed = error.path.firstIndex(of: key).map { start in
-            ResolutionError(key: error.key, path: Array(error.path[start...]), reason: error.reason, site: error.site)
+            ResolutionError(
+                key: error.key, path: Array(error.path[start...]), reason: error.reason, site: error.site,
+                origin: error.origin)
         } ?? error
         built.withLock { built in
             guard let entry = built[origin - 1] as? any FailureReplay else { return }
