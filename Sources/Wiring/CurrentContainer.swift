@@ -15,7 +15,10 @@ extension Container {
     /// ```
     public static var shared: (any Resolver)? {
         get { sharedResolver.withLock { $0 } }
-        set { sharedResolver.withLock { $0 = newValue } }
+        set {
+            sharedResolver.withLock { $0 = newValue }
+            onSharedAssigned?(newValue)
+        }
     }
 
     /// The resolver property wrappers use here: the task's, else the process-wide one.

@@ -1,5 +1,13 @@
 extension Container {
     private static let sharedFallbackObserver = LockedState<(@Sendable (any Resolver) -> Void)?>(nil)
+    private static let sharedAssignmentObserver = LockedState<(@Sendable ((any Resolver)?) -> Void)?>(nil)
+
+    /// Told each time ``shared`` is assigned, with the new value. The test support sets it, to
+    /// notice a test that changes what every test in the process shares.
+    package static var onSharedAssigned: (@Sendable ((any Resolver)?) -> Void)? {
+        get { sharedAssignmentObserver.withLock { $0 } }
+        set { sharedAssignmentObserver.withLock { $0 = newValue } }
+    }
 
     /// Told each time ``injectionResolver`` falls back to ``shared`` because the task binds no
     /// ``current`` resolver, with the shared one. The test support sets it, to notice a test

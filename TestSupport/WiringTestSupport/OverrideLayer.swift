@@ -21,14 +21,20 @@ public final class OverrideLayer: Sendable {
     /// The test that pushed this layer, if one is known: another test resolving through it is
     /// using overrides it did not make (see the isolation sentinel).
     let pushedDuring: TestRun?
+    /// Where `pushLayer` pushed it, if it was pushed that way.
+    let pushedAt: RegistrationSite?
 
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
 
-    init(name: String, base: Container?, changes: ChangeSignal, pushedDuring: TestRun? = nil) {
+    init(
+        name: String, base: Container?, changes: ChangeSignal, pushedDuring: TestRun? = nil,
+        pushedAt: RegistrationSite? = nil
+    ) {
         self.name = name
         self.base = base
         self.pushedDuring = pushedDuring
+        self.pushedAt = pushedAt
         overrides.observeChanges(changes)
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1

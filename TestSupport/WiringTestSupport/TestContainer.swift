@@ -42,6 +42,7 @@ public final class TestContainer: Resolver, Sendable {
         self.traces = traces
         coverage = ContainerCoverage(layers: layers, traces: traces)
         RunEnd.prepare()
+        RunningTests.discoverHelperModules()
         let number = CoverageRegistry.shared.add(coverage)
         // Resolutions no known test makes count for the test that made the container, if known,
         // else for the container itself, as one test.
@@ -51,6 +52,7 @@ public final class TestContainer: Resolver, Sendable {
     }
 
     deinit {
+        layers.warnOfLayersLeftPushed()
         CoverageRegistry.shared.finish(coverage)
         // The trace store and its recorders hold each other.
         traces.close()
@@ -161,11 +163,18 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Pushes a new, empty layer: overrides go into it, and instances made while it is on top
     /// stay in it.
-    /// - Parameter name: Shown in traces and reports.
+    ///
+    /// Pop it where it is pushed: a layer still pushed when the test container is freed, or when
+    /// the test it was made for ends, is an `unbalanced-push` warning at the end of the run,
+    /// naming the layer and this call.
+    /// - Parameters:
+    ///   - name: Shown in traces and reports.
+    ///   - file: Where the layer is pushed, for the `unbalanced-push` warning; leave the default.
+    ///   - line: The line it is pushed at; leave the default.
     /// - Returns: The layer, to add overrides to directly.
     @discardableResult
-    public func pushLayer(_ name: String) -> OverrideLayer {
-        layers.push(name)
+    public func pushLayer(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> OverrideLayer {
+        layers.push(name, at: RegistrationSite(file, line))
     }
 
     /// Removes the last pushed layer, its overrides and every instance made while it was on top,

@@ -57,6 +57,23 @@ extension WiringWarning {
             site: site)
     }
 
+    /// `layer` was still pushed when its test container was freed, or when the test the
+    /// container was made for ended.
+    static func unbalancedPush(_ layer: OverrideLayer) -> WiringWarning {
+        let site = layer.pushedAt.map { " at \($0)" } ?? ""
+        let during = layer.pushedDuring.map { " during \($0.name)" } ?? ""
+        return WiringWarning(
+            identifier: "unbalanced-push",
+            message: """
+                layer "\(layer.name)", pushed\(site)\(during), was never popped: its TestContainer was freed, or the test \
+                it was made for ended, with the layer still pushed
+                  fix: pop every layer where it is pushed (`defer { test.popLayer() }`), or use \
+                `test.withOverrides({ layer in … }) { … }`, which removes its layer itself; in XCTest, \
+                `pushLayer(_:on:)` pops it at teardown
+                """,
+            site: layer.pushedAt)
+    }
+
     /// `entry` keeps one instance for all runtime arguments, as they are not all `Hashable`.
     static func scopeIgnoresArguments(_ entry: RegistrationEntry) -> WiringWarning {
         let text = ScopeIgnoringArguments(entry)

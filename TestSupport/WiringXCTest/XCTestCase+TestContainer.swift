@@ -54,13 +54,17 @@ extension XCTestCase {
     /// - Parameters:
     ///   - name: The layer's name, shown in traces and reports.
     ///   - test: The test container to push it on.
+    ///   - file: Where the layer is pushed, for warnings; leave the default.
+    ///   - line: The line it is pushed at; leave the default.
     /// - Returns: The layer, to add overrides to.
     @discardableResult
-    public func pushLayer(_ name: String, on test: TestContainer) -> OverrideLayer {
+    public func pushLayer(
+        _ name: String, on test: TestContainer, file: StaticString = #fileID, line: UInt = #line
+    ) -> OverrideLayer {
         TestIdentification.install()
         _ = TestIdentification.run(for: self)
         let depth = test.layerNames.count
-        let layer = test.pushLayer(name)
+        let layer = test.pushLayer(name, file: file, line: line)
         popLayersAtTeardown(of: test, downTo: depth)
         return layer
     }

@@ -156,7 +156,7 @@ struct ChildRunTests {
     func inXCTestTheSentinelFailsTheTestsConcerned() throws {
         let outcome = try runXCTest("SentinelChildXCTests", case: "xctest-sentinel")
 
-        #expect(outcome.output.contains("Executed 5 tests, with 3 failures"), "\(outcome)")
+        #expect(outcome.output.contains("Executed 5 tests, with 4 failures"), "\(outcome)")
         let test1 = "SentinelChildXCTests.test1LeavesALayerPushed"
         let test2 = "SentinelChildXCTests.test2ResolvesThroughTheLayerLeftPushed"
         let test3 = "SentinelChildXCTests.test3KeepsItsContainer"
@@ -164,19 +164,25 @@ struct ChildRunTests {
         let test5 = "SentinelChildXCTests.test5FallsBackToTheSharedContainerOnAnotherQueue"
         let failures = [
             """
-            error: \(test2) : failed - leaked-layer: layer "offline", pushed on a shared TestContainer during \(test1), \
+            \(test2):0: error: \(test2) : leaked-layer: layer "offline", pushed on a shared TestContainer during \(test1), \
             is still pushed while \(test2) resolves through it, so \(test2) gets that test's overrides and the instances \
             made in the layer
               fix: pop the layer in the test that pushes it (`defer { test.popLayer() }`; in XCTest, `pushLayer(_:on:)` \
             pops it at teardown), or use `test.withOverrides({ layer in … }) { … }`, whose layer only the test's own task sees
             """,
             """
-            error: \(test4) : failed - ended-test-container: the test container `makeTestContainer(base:)` made for \
+            \(test4):0: error: \(test4) : ended-test-container: the test container `makeTestContainer(base:)` made for \
             \(test3) was resolved from after \(test3) ended, during \(test4)
               fix: finish the test's work before it ends (await or cancel its tasks), and give each test a container of its own
             """,
             """
-            error: \(test5) : failed - shared-fallback: Container.shared answered @Injected, @LazyInjected or \
+            \(test5):0: error: \(test5) : shared-assigned: \(test5) assigned a resolver to Container.shared, which every \
+            test in the process shares: tests running in parallel resolve through it, and it outlives \(test5)
+              fix: bind the test's container to the test's task instead, with `Container.withCurrent(test) { … }` or the \
+            `.testContainer` trait (WiringSwiftTesting); set Container.shared once, at app launch, not in tests
+            """,
+            """
+            \(test5):0: error: \(test5) : shared-fallback: Container.shared answered @Injected, @LazyInjected or \
             Container.injectionResolver in \(test5), which has a test container of its own: the code that resolved does \
             not see it (it runs outside Container.withCurrent, in a Task.detached or in a callback on another queue), so \
             it used the app's real dependencies
@@ -189,8 +195,38 @@ struct ChildRunTests {
         }
         #expect(!outcome.output.contains("Wiring isolation sentinel:"), "\(outcome)")
         // The README shows two of them, as this run prints them.
-        let shown = try #require(try Self.readmeBlock(startingWith: "error: \(test2) : failed - leaked-layer"))
+        let shown = try #require(try Self.readmeBlock(startingWith: "\(test2):0: error: \(test2) : leaked-layer"))
         #expect(shown.split(separator: "\n").allSatisfy { outcome.output.contains($0) }, "\(shown)")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func inXCTestALayerLeftPushedIsCaughtWhenTheTestsRunAloneWithoutHelpers() throws {
+        let outcome = try runXCTest("LeakedLayerChildXCTests", case: "xctest-leaked-layer")
+
+        let test1 = "LeakedLayerChildXCTests.test1LeavesALayerPushed"
+        let test2 = "LeakedLayerChildXCTests.test2ResolvesThroughTheLayerLeftPushed"
+        #expect(outcome.output.contains("Executed 2 tests, with 1 failure"), "\(outcome)")
+        #expect(outcome.output.contains("""
+            \(test2):0: error: \(test2) : leaked-layer: layer "offline", pushed on a shared TestContainer during \(test1), \
+            is still pushed while \(test2) resolves through it
+            """), "\(outcome)")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func inSwiftTestingALayerLeftPushedIsCaughtWhenTheTestsRunAloneWithoutHelpers() throws {
+        let outcome = try ChildProcess.run(
+            "swift-testing-leaked-layer",
+            arguments: ["--testing-library", "swift-testing", "--filter", "LeakedLayerChildSuite"], timeout: 60)
+
+        let suite = "WiringSwiftTestingTests.LeakedLayerChildSuite"
+        #expect(!outcome.succeeded, "the test resolving through the layer fails: \(outcome)")
+        #expect(outcome.output.contains("""
+            leaked-layer: layer "offline", pushed on a shared TestContainer during \(suite)/leavesALayerPushed(), is \
+            still pushed while \(suite)/resolvesThroughTheLayerLeftPushed() resolves through it
+            """), "\(outcome)")
+        // At the test's declaration, not in this library.
+        #expect(outcome.output.contains("ChildRunSuites.swift:"), "\(outcome)")
+        #expect(!outcome.output.contains("TestIdentification.swift"), "\(outcome)")
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -19,9 +19,11 @@ private let runEndCases: [String: @Sendable () throws -> String] = [
     },
     "sentinel-at-exit": {
         // A test with a container of its own runs; code no test is known for falls back to the
-        // shared container, through a real @Injected.
+        // shared container, through a real @Injected. (This child runs inside an XCTest test,
+        // which the helper modules would know: no test is known here but the one declared.)
         let owner = TestRun(name: "AppTests.CheckoutSuite/checkout()")
         let test = TestContainer(base: makeCoverageApp())
+        RunningTests.install(identify: { RunningTests.bound }, fail: { _ in false })
         test.declareMade(for: owner, by: "`.testContainer`")
         Container.shared = makeCoverageApp()
         _ = CartScreen().cart
@@ -29,6 +31,24 @@ private let runEndCases: [String: @Sendable () throws -> String] = [
         // The test ends; code still running resolves through its container.
         owner.end()
         _ = try test.resolve(Cart.self)
+        return "resolved"
+    },
+    "unbalanced-push-at-exit": {
+        // A layer pushed and never popped on a test container that is then freed, by code no
+        // test is known for (as in "sentinel-at-exit").
+        do {
+            let test = TestContainer(base: makeCoverageApp())
+            RunningTests.install(identify: { RunningTests.bound }, fail: { _ in false })
+            test.pushLayer("offline", file: "AppTests/OfflineTests.swift", line: 12)
+        }
+        return "resolved"
+    },
+    "strict-at-exit": {
+        // A layer left pushed, in a run that fails on warnings at its end (WIRING_STRICT=1).
+        do {
+            let test = TestContainer(base: makeCoverageApp())
+            test.pushLayer("offline", file: "AppTests/OfflineTests.swift", line: 12)
+        }
         return "resolved"
     },
 ]
@@ -106,6 +126,31 @@ struct RunEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try run("coverage-at-exit")
         #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aLayerLeftPushedWhenItsTestContainerIsFreedIsAWarningAtTheEnd() throws {
+        let outcome = try run("unbalanced-push-at-exit")
+
+        #expect(outcome.sentinelWarnings.hasSuffix("""
+            warning: unbalanced-push: layer "offline", pushed at AppTests/OfflineTests.swift:12, was never popped: \
+            its TestContainer was freed, or the test it was made for ended, with the layer still pushed
+              fix: pop every layer where it is pushed (`defer { test.popLayer() }`), or use \
+            `test.withOverrides({ layer in … }) { … }`, which removes its layer itself; in XCTest, `pushLayer(_:on:)` \
+            pops it at teardown
+            """), "\(outcome)")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func inStrictModeWarningsAtTheEndFailTheRun() throws {
+        let outcome = try ChildProcess.run(
+            "strict-at-exit", entry: "WiringTestSupportTests.RunEndChildEntry/testChildCase", timeout: 60,
+            environment: ["WIRING_STRICT": "1"])
+
+        #expect(!outcome.succeeded, "\(outcome)")
+        #expect(!outcome.wasSignalled && outcome.status == 1, "\(outcome)")
+        #expect(outcome.output.contains("warning: unbalanced-push: layer \"offline\""), "\(outcome)")
+        #expect(outcome.output.contains("error: WIRING_STRICT=1, so these warnings fail the run"), "\(outcome)")
     }
 
     @Test(.timeLimit(.minutes(2)))

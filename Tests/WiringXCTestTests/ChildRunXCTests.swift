@@ -64,3 +64,24 @@ final class SentinelChildXCTests: XCTestCase {
         group.wait()
     }
 }
+
+/// A test that pushes a layer on a shared test container and never pops it, then one that
+/// resolves through it, with no helper of this package's used by either: the sentinel still
+/// knows both, run alone as in a whole run.
+final class LeakedLayerChildXCTests: XCTestCase {
+    private static let shared = Locked<TestContainer?>(nil)
+
+    override func setUpWithError() throws {
+        guard ChildProcess.requestedCase == "xctest-leaked-layer" else { throw XCTSkip("runs only in a child process") }
+    }
+
+    func test1LeavesALayerPushed() {
+        let shared = TestContainer(base: makeCoverageApp())
+        Self.shared.withLock { $0 = shared }
+        shared.pushLayer("offline")
+    }
+
+    func test2ResolvesThroughTheLayerLeftPushed() throws {
+        _ = try Self.shared.withLock { $0 }?.resolve(Cart.self)
+    }
+}

@@ -1,13 +1,23 @@
+import Foundation
 import Testing
 import WiringTestSupport
 import XCTest
+
+/// Found by name by the test support when a test container is made (see
+/// `RunningTests.discoverHelperModules`), so that tests are known to the sentinel whichever
+/// helper a test used first.
+final class TestFrameworkHookInstaller: NSObject, TestFrameworkHooks {
+    static func installHooks() {
+        TestIdentification.install()
+    }
+}
 
 /// Tells the test support which test runs and how to fail it, whichever framework runs it:
 /// `Test.current` for Swift Testing, the ``XCTestRunObserver`` for XCTest. Installed once, by
 /// the first assertion, test container helper or trait used.
 package enum TestIdentification {
     private static let installed: Void = {
-        XCTestRunObserver.install()
+        XCTestRunObserver.install(duringXCTestTest: Test.current == nil && Thread.isMainThread)
         RunningTests.install(identify: { current() }, fail: { fail(with: $0) })
     }()
 
@@ -50,8 +60,13 @@ package enum TestIdentification {
             Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
             return true
         }
-        guard XCTestRunObserver.shared.currentRun != nil else { return false }
-        XCTFail(message)
+        guard let testCase = XCTestRunObserver.shared.currentTestCase else { return false }
+        // On the test case, with no file and line of this library's.
+        #if canImport(Darwin)
+        testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message))
+        #else
+        testCase.recordFailure(withDescription: message, inFile: testCase.name, atLine: 0, expected: true)
+        #endif
         return true
     }
 }

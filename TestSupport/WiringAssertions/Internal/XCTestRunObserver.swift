@@ -8,12 +8,20 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     /// The observer of this process, added to XCTest's observation center once.
     static let shared = XCTestRunObserver()
 
-    /// The running test case, by identity, and the test run for it.
-    private let running = LockedState<(testCase: ObjectIdentifier, run: TestRun)?>(nil)
+    /// The running test case and the test run for it; the case is `nil` while the test that
+    /// was running when the observer was added is unknown.
+    private let running = LockedState<(testCase: UncheckedSendable<XCTestCase>?, run: TestRun)?>(nil)
 
-    /// Adds the observer to XCTest's observation center.
-    static func install() {
+    /// Adds the observer to XCTest's observation center. Added during an XCTest test (on the
+    /// main thread, where XCTest runs its tests, outside any Swift Testing test), it cannot tell
+    /// which test that is: until that test finishes, the running test is an unnamed one, named
+    /// then, so that a layer it pushes is still known as another test's.
+    static func install(duringXCTestTest: Bool) {
         XCTestObservationCenter.shared.addTestObserver(shared)
+        guard duringXCTestTest else { return }
+        shared.running.withLock { running in
+            if running == nil { running = (nil, TestRun(name: "the XCTest test running when Wiring's helpers were first used")) }
+        }
     }
 
     /// The XCTest test running now, if any.
@@ -21,29 +29,48 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
         running.withLock { $0?.run }
     }
 
+    /// The XCTest test case running now, if known.
+    var currentTestCase: XCTestCase? {
+        running.withLock { $0?.testCase?.value }
+    }
+
     /// The run of `testCase`, which is running: the observer may have been added during it, so
     /// after it started.
     func run(for testCase: XCTestCase) -> TestRun {
-        running.withLock { running in
-            if let running, running.testCase == ObjectIdentifier(testCase) { return running.run }
+        let (run, replaced) = running.withLock { running -> (TestRun, TestRun?) in
+            if let current = running, current.testCase?.value === testCase { return (current.run, nil) }
+            if let current = running, current.testCase == nil {
+                // The test that was running when the observer was added: this one.
+                running = (UncheckedSendable(testCase), current.run)
+                return (current.run, nil)
+            }
             let run = TestRun(name: testCase.name)
-            running = (ObjectIdentifier(testCase), run)
-            return run
+            defer { running = (UncheckedSendable(testCase), run) }
+            return (run, running?.run)
         }
+        replaced?.end()
+        return run
     }
 
     /// A test starts: it is the running one.
     func testCaseWillStart(_ testCase: XCTestCase) {
-        running.withLock { $0 = (ObjectIdentifier(testCase), TestRun(name: testCase.name)) }
+        let replaced = running.withLock { running -> TestRun? in
+            defer { running = (UncheckedSendable(testCase), TestRun(name: testCase.name)) }
+            return running?.run
+        }
+        replaced?.end()
     }
 
     /// A test finished, its teardown included: it has ended.
     func testCaseDidFinish(_ testCase: XCTestCase) {
         let finished = running.withLock { running -> TestRun? in
-            guard let current = running, current.testCase == ObjectIdentifier(testCase) else { return nil }
+            guard let current = running, current.testCase == nil || current.testCase?.value === testCase else { return nil }
             running = nil
             return current.run
         }
+        // The test that was running when the observer was added is this one: findings that
+        // name it from now on (a layer it left pushed) say which it was.
+        if let finished, !finished.isEnded { finished.rename(testCase.name) }
         finished?.end()
     }
 }

@@ -10,6 +10,8 @@ enum IsolationFinding: Sendable {
     /// `Container.shared` answered in code no running test is known for, while `owners` ran
     /// with test containers of their own.
     case sharedFallbackOutsideTests(owners: [String])
+    /// `test` assigned `Container.shared`, which every test in the process shares.
+    case sharedAssigned(test: TestRun, toTestContainer: Bool)
     /// A layer pushed during `pushedDuring` is still pushed while `resolvingTest` resolves.
     case leakedLayer(layer: String, pushedDuring: String, resolvingTest: TestRun)
     /// A test container `maker` made for `owner` was resolved from after that test ended.
@@ -20,6 +22,7 @@ enum IsolationFinding: Sendable {
         switch self {
         case .sharedFallback(let test): test
         case .sharedFallbackOutsideTests: nil
+        case .sharedAssigned(let test, _): test
         case .leakedLayer(_, _, let test): test
         case .endedContainer(_, _, let test): test
         }
@@ -51,6 +54,14 @@ enum IsolationFinding: Sendable {
                 \(owners.joined(separator: ", ")) ran with a test container of its own: that code used the app's \
                 real dependencies
                 \(Self.fallbackFix)
+                """
+        case .sharedAssigned(let test, let toTestContainer):
+            let what = toTestContainer ? "a test container" : "a resolver"
+            return """
+                shared-assigned: \(test) assigned \(what) to Container.shared, which every test in the process \
+                shares: tests running in parallel resolve through it, and it outlives \(test)
+                  fix: bind the test's container to the test's task instead, with `Container.withCurrent(test) { … }` \
+                or the `.testContainer` trait (WiringSwiftTesting); set Container.shared once, at app launch, not in tests
                 """
         case .leakedLayer(let layer, let pushedDuring, let test):
             return """

@@ -18,4 +18,12 @@ enum IsolationSentinel {
         guard !owners.isEmpty else { return }
         IsolationFinding.sharedFallbackOutsideTests(owners: owners).report()
     }
+
+    /// `Container.shared` was assigned: reports it when a test with a test container of its own
+    /// made the assignment, since every test in the process shares it (tests running in
+    /// parallel see each other's).
+    static func sharedAssigned(_ resolver: (any Resolver)?) {
+        guard let test = RunningTests.current, !test.isEnded, test.hasTestContainer else { return }
+        IsolationFinding.sharedAssigned(test: test, toTestContainer: resolver is TestContainer).report()
+    }
 }

@@ -84,8 +84,9 @@ final class LayerStack: Sendable {
     // MARK: Pushing and popping
 
     /// Pushes a new, empty layer on top of the pushed ones, noting the test that pushes it.
-    func push(_ name: String) -> OverrideLayer {
-        let layer = OverrideLayer(name: name, base: base, changes: changes, pushedDuring: RunningTests.current)
+    func push(_ name: String, at site: RegistrationSite? = nil) -> OverrideLayer {
+        let layer = OverrideLayer(
+            name: name, base: base, changes: changes, pushedDuring: RunningTests.current, pushedAt: site)
         state.withLock { state in
             state.pushed.append(layer)
             state.revision += 1
@@ -131,10 +132,24 @@ final class LayerStack: Sendable {
         state.withLock { $0.sentinel.owner = ContainerSentinel.Owner(test: test.name, maker: maker) }
         let state = self.state
         test.whenEnded {
-            state.withLock { state in
+            let pushed = state.withLock { state in
                 state.sentinel.ownerHasEnded = true
                 state.sentinel.watch(pushed: state.pushed)
+                return state.pushed
             }
+            Self.warnOfLayersLeftPushed(pushed)
+        }
+    }
+
+    /// Keeps an `unbalanced-push` warning for the end of the run for each layer still pushed:
+    /// what a test container does when it is freed, or when the test it was made for ends.
+    func warnOfLayersLeftPushed() {
+        Self.warnOfLayersLeftPushed(state.withLock { $0.pushed })
+    }
+
+    private static func warnOfLayersLeftPushed(_ pushed: [OverrideLayer]) {
+        for layer in pushed {
+            RunEnd.warn(WiringWarning.unbalancedPush(layer).description)
         }
     }
 

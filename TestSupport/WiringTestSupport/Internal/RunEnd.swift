@@ -7,12 +7,16 @@ import Wiring
 package enum RunEnd {
     /// The environment variable naming where the coverage report goes.
     static let coverageVariable = "WIRING_COVERAGE"
+    /// The environment variable that makes warnings kept for the end of the run fail it: with
+    /// `WIRING_STRICT=1`, the test process exits with status 1 after printing them, for CI.
+    static let strictVariable = "WIRING_STRICT"
 
     private static let warnings = LockedState<[String]>([])
 
     /// Installs the end-of-run handler and the sentinel's hook into the core, once.
     private static let prepared: Void = {
         Container.onSharedFallback = { IsolationSentinel.sharedFallback(to: $0) }
+        Container.onSharedAssigned = { IsolationSentinel.sharedAssigned($0) }
         if atexit(wiringRunEnded) != 0 {
             printToStandardError(
                 "warning: Wiring could not register its end-of-run handler (atexit failed): "
@@ -56,6 +60,15 @@ package enum RunEnd {
         let header = "Wiring isolation sentinel: \(kept.count) warning\(kept.count == 1 ? "" : "s") "
             + "for code no running test could be failed for"
         printToStandardError(([header] + kept.map { "warning: \($0)" }).joined(separator: "\n"))
+        guard isStrict else { return }
+        printToStandardError("error: \(strictVariable)=1, so these warnings fail the run")
+        // Already exiting: `exit` again would be undefined, and the status must change.
+        _exit(1)
+    }
+
+    /// Whether warnings at the end of the run fail it (`WIRING_STRICT=1`).
+    static var isStrict: Bool {
+        ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment[strictVariable]?.lowercased() ?? "")
     }
 
     /// Prints `text` and a newline to standard error.

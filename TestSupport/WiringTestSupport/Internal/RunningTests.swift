@@ -1,4 +1,13 @@
+import Foundation
 import Wiring
+
+/// What a helper module (WiringXCTest, WiringSwiftTesting) installs into the test support: how
+/// to tell the running test and fail it. Found by name when a test container is made, so that
+/// the sentinel knows the tests whichever helper a test used first, or none.
+package protocol TestFrameworkHooks: AnyObject {
+    /// Installs the hooks, once (see `RunningTests.install(identify:fail:)`).
+    static func installHooks()
+}
 
 /// Which test is running, as the helper modules tell the test support, and how to fail it.
 ///
@@ -38,6 +47,19 @@ package enum RunningTests {
             hooks.fail = fail
             for copy in hooks.copies.values { copy.withLock { $0.identify = identify } }
         }
+    }
+
+    /// The class by which a helper module linked into the test process installs its hooks.
+    private static let hookClassName = "WiringAssertions.TestFrameworkHookInstaller"
+
+    private static let discovered: Void = {
+        (NSClassFromString(hookClassName) as? any TestFrameworkHooks.Type)?.installHooks()
+    }()
+
+    /// Installs the hooks of the helper modules linked into the test process, once, if any is:
+    /// what a test container does when it is made, before any test pushes a layer on it.
+    static func discoverHelperModules() {
+        _ = discovered
     }
 
     /// Keeps `stack`'s copy of the identification current, in `state`, from now until

@@ -6,10 +6,13 @@ import Wiring
 package final class TestRun: Sendable, CustomStringConvertible {
     /// The test's name as its framework spells it: `CheckoutTests.testCheckout` (XCTest),
     /// `AppTests.CheckoutSuite/checkout()` (Swift Testing). Tests with the same name count as one.
-    package let name: String
-    private let state = LockedState(State())
+    package var name: String {
+        state.withLock { $0.name }
+    }
+    private let state: LockedState<State>
 
     private struct State {
+        var name: String
         var isEnded = false
         /// Whether the test made a test container, or had one made for it.
         var hasTestContainer = false
@@ -21,7 +24,12 @@ package final class TestRun: Sendable, CustomStringConvertible {
 
     /// A test named `name`, running.
     package init(name: String) {
-        self.name = name
+        state = LockedState(State(name: name))
+    }
+
+    /// Names a test that was not known when it started (see the XCTest observer), once it is.
+    package func rename(_ name: String) {
+        state.withLock { $0.name = name }
     }
 
     /// The name.
