@@ -57,7 +57,11 @@ public final class Container: Resolver, Sendable {
     /// once every one of them has registered.
     public func apply(_ modules: [any Module]) {
         for module in modules {
-            module.register(in: self)
+            let origin = ModuleOrigin(module)
+            state.withLock { $0.appliedModules.append(origin) }
+            Self.$registering.withValue(Registering(module: origin, isLiveOnly: module.isLiveOnly)) {
+                module.register(in: self)
+            }
         }
         for module in modules {
             module.loaded(resolver: self)
@@ -191,8 +195,35 @@ public final class Container: Resolver, Sendable {
 
     // MARK: Storage
 
+    /// The module registering on this task, whose registrations are marked with it.
+    package struct Registering: Sendable {
+        package let module: ModuleOrigin
+        package let isLiveOnly: Bool
+    }
+
+    @TaskLocal package static var registering: Registering?
+
+    /// A registration a later one for the same key replaced (last one wins), and the one that did.
+    package struct ReplacedRegistration: Sendable {
+        package let key: ServiceKey
+        package let replaced: (site: RegistrationSite, module: ModuleOrigin?)
+        package let winner: (site: RegistrationSite, module: ModuleOrigin?)
+    }
+
+    /// The modules applied to this container, in order.
+    package var appliedModules: [ModuleOrigin] {
+        state.withLock { $0.appliedModules }
+    }
+
+    /// Every registration of this container that a later one for its key replaced, in order.
+    package var replacedRegistrations: [ReplacedRegistration] {
+        state.withLock { $0.replaced }
+    }
+
     private struct State {
         var registry = Registry()
+        var appliedModules: [ModuleOrigin] = []
+        var replaced: [ReplacedRegistration] = []
         /// Whether `registry` was handed out since it was made: it is then copied before a change.
         /// (Reference counts alone would say when readers are done, but not in a way the thread
         /// sanitizer can see.)
@@ -232,11 +263,23 @@ public final class Container: Resolver, Sendable {
         }
     }
 
-    package func add<Service>(_ entry: RegistrationEntry) -> Registration<Service> {
+    package func add<Service>(_ added: RegistrationEntry) -> Registration<Service> {
+        var entry = added
+        if let registering = Self.registering {
+            var options = entry.options
+            options.module = registering.module
+            options.isLiveOnly = options.isLiveOnly || registering.isLiveOnly
+            entry = entry.copy(options: options)
+        }
         let lock = state.identity
         let (replaced, observers, behaviors) = state.withLock { state in
             entry.slot.guarded(by: lock)
             let previous = state.mutableRegistry.insert(entry)
+            if let previous, previous.id != entry.id, !entry.options.isImplicit {
+                state.replaced.append(ReplacedRegistration(
+                    key: entry.key, replaced: (previous.site, previous.options.module),
+                    winner: (entry.site, entry.options.module)))
+            }
             return (previous?.takeKeptInstances(), state.observers, state.behaviors)
         }
         withExtendedLifetime(replaced) {}

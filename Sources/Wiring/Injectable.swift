@@ -103,7 +103,7 @@ struct ImplicitSourceMissing: Error, CustomStringConvertible {
 
 extension Resolver {
     /// The resolution an implicit registration's factory runs in (it always receives one).
-    func runningResolution() throws -> Resolution {
+    package func runningResolution() throws -> Resolution {
         guard let resolution = self as? Resolution else { throw ImplicitSourceMissing() }
         return resolution
     }

@@ -27,9 +27,42 @@ public protocol Module {
     /// ```
     /// - Parameter resolver: The container the modules were applied to.
     func loaded(resolver: any Resolver)
+
+    /// Whether every registration of the module is live-only (see ``Registration/liveOnly()``):
+    /// a module of real gateways, which a test must override or fake, never reach.
+    ///
+    /// ```swift
+    /// struct PaymentsModule: Module {
+    ///     var isLiveOnly: Bool { true }
+    ///     func register(in container: Container) { … }
+    /// }
+    /// ```
+    var isLiveOnly: Bool { get }
 }
 
 extension Module {
     /// Nothing: a module that needs no set-up after loading need not implement it.
     public func loaded(resolver: any Resolver) {}
+
+    /// `false`: a module's registrations are live-only only if it says so, or each does.
+    public var isLiveOnly: Bool { false }
+}
+
+/// The module a registration was made by, as `Container(modules:)` and `apply(_:)` note it.
+package struct ModuleOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// The module's type.
+    package let type: ObjectIdentifier
+    /// Its name, as the type is spelled: `NetworkModule`.
+    package let name: String
+
+    package init(_ module: any Module) {
+        self.init(Swift.type(of: module))
+    }
+
+    package init(_ moduleType: any Module.Type) {
+        type = ObjectIdentifier(moduleType)
+        name = typeName(moduleType)
+    }
+
+    package var description: String { name }
 }

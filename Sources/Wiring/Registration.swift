@@ -25,6 +25,23 @@ public struct Registration<Service>: Sendable {
         return self
     }
 
+    /// Marks the registration live-only: it reaches something real (a payment gateway, a
+    /// production server) that no test may use. A plain `Container` resolves it as usual; a
+    /// `TestContainer` refuses to run its factory unless an override or a fake answers the key,
+    /// and throws a `live-only` error naming the key, the path and the fix. `verifyWiring()`
+    /// never runs it.
+    ///
+    /// ```swift
+    /// container.register(PaymentGateway.self) { _ in StripeGateway() }.liveOnly()
+    /// ```
+    ///
+    /// A module whose registrations are all live-only says so once: ``Module/isLiveOnly``.
+    @discardableResult
+    public func liveOnly() -> Registration {
+        container.updateOptions(self) { $0.isLiveOnly = true }
+        return self
+    }
+
     /// Adds a hook that runs after the factory, once the instance is in its scope: the place to set
     /// properties, including back references that would otherwise be a cycle.
     ///

@@ -38,6 +38,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// A resolver, `Provider` or `Lazy` kept past its resolution was used after its
         /// container was freed.
         case containerReleased
+        /// A test container met a live-only registration (see `Registration.liveOnly()`) that
+        /// no override or fake answers: its factory would reach something real.
+        case liveOnly
     }
 
     /// A registration, by key and the place in source that made it.
@@ -96,7 +99,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// A short, stable name for the kind of failure: `not-registered`, `circular-dependency`,
     /// `factory-failed`, `type-mismatch`, `weak-scope-requires-class`, `no-container`,
-    /// `requires-await`, `resolution-too-deep`, `container-released`.
+    /// `requires-await`, `resolution-too-deep`, `container-released`, `live-only`.
     public var identifier: String {
         switch reason {
         case .notRegistered: "not-registered"
@@ -108,6 +111,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .requiresAwait: "requires-await"
         case .tooDeep: "resolution-too-deep"
         case .containerReleased: "container-released"
+        case .liveOnly: "live-only"
         }
     }
 
@@ -140,6 +144,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "resolving \(key) went deeper than \(limit) registrations"
         case .containerReleased:
             "the container to resolve \(key) from has been freed"
+        case .liveOnly:
+            "\(key) is registered live-only, and this TestContainer has no override or fake for it: its factory would reach the real thing"
         }
     }
 
@@ -225,6 +231,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return "keep the container alive for as long as instances that hold a resolver, `Provider` or `Lazy` from it are used."
         case .noContainer:
             return "bind a container for the task with `Container.withCurrent(container) { … }`, or set `Container.shared = container` once at launch."
+        case .liveOnly:
+            let parameters = factoryParameters
+            return "override it in the test, as in `test.override(\(registrationCall)) { \(parameters) in … }`, or give it a fake: "
+                + "`test.fakes.register(\(key.typeDescription).self) { … }`."
         }
     }
 

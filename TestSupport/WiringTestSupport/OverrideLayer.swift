@@ -15,9 +15,10 @@ public final class OverrideLayer: Sendable {
     /// Holds the overrides; never resolved from directly.
     package let overrides = Container()
     package let cache = InstanceStore()
-    /// What the test container noticed, in its root layer: a recorder reaches its test container
-    /// only through the layers it serves, whose last is the root. Unused in every other layer.
-    let warningLog = WarningLog()
+    /// What the test container noticed, kept by its root layer and shared by every other: a
+    /// recorder reaches its test container only through the layers it serves, whose last is
+    /// the root.
+    let warningLog: WarningLog
     /// The test that pushed this layer, if one is known: another test resolving through it is
     /// using overrides it did not make (see the isolation sentinel).
     let pushedDuring: TestRun?
@@ -26,13 +27,19 @@ public final class OverrideLayer: Sendable {
 
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
+    /// The test container's fakes, which answer what nothing registers.
+    private let fakes: Fakes?
+    /// The modules replaced in this layer, by the module that replaces each.
+    private let replacedModules = LockedState<[ModuleOrigin: ModuleOrigin]>([:])
 
     init(
-        name: String, base: Container?, changes: ChangeSignal, pushedDuring: TestRun? = nil,
-        pushedAt: RegistrationSite? = nil
+        name: String, base: Container?, changes: ChangeSignal, fakes: Fakes? = nil, warningLog: WarningLog? = nil,
+        pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil
     ) {
         self.name = name
         self.base = base
+        self.fakes = fakes
+        self.warningLog = warningLog ?? WarningLog()
         self.pushedDuring = pushedDuring
         self.pushedAt = pushedAt
         overrides.observeChanges(changes)
@@ -76,6 +83,7 @@ public final class OverrideLayer: Sendable {
     ) -> Registration<Service> {
         // The test vouches for what the factory captures (see above); the container stores only
         // `@Sendable` factories.
+        noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
         let double = UncheckedSendable(factory)
         return keepingScope(
             overrides.register(serviceType, name: name, file: file, line: line) { resolver in
@@ -93,6 +101,9 @@ public final class OverrideLayer: Sendable {
         line: UInt = #line,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
+        noteIfNothingAnswers(
+            ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self), as: serviceType,
+            at: RegistrationSite(file, line))
         let double = UncheckedSendableFactory(factory)
         // A local function: a closure literal cannot take a parameter pack, and the partial
         // application of a method on the box crashes the compiler (Swift 6.3.1).
@@ -128,11 +139,86 @@ public final class OverrideLayer: Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Registration<Service> {
-        overrides.register(serviceType, name: name, instance: instance, file: file, line: line)
+        noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
+        return overrides.register(serviceType, name: name, instance: instance, file: file, line: line)
+    }
+
+    /// Notes an `override-of-unregistered` warning when nothing in the base (nor an implicit
+    /// registration, nor a fake) answers `key`: the override replaces nothing, so whatever the
+    /// test meant to replace still runs.
+    private func noteIfNothingAnswers<Service>(_ key: ServiceKey, as serviceType: Service.Type, at site: RegistrationSite) {
+        guard !Self.isRegistering, let base, base.lookup(key, in: nil) == nil, fakes?.registry[key] == nil,
+            ImplicitRegistrations.entry(for: key, as: serviceType) == nil
+        else { return }
+        let registered = base.visibleRegistrations(includingParents: true).map(\.entry.key)
+        warningLog.note(.overrideOfUnregistered(key, at: site, registered: registered))
+    }
+
+    // MARK: Replacing modules
+
+    /// Set while the test container registers in its own layer (`test.register`): a new key
+    /// there is what the test means, not an override that missed.
+    @TaskLocal static var isRegistering = false
+
+    /// Replaces a module the base container applied with another while this layer is in place:
+    /// every registration the replaced module made is hidden, and the replacement's registrations
+    /// answer instead, at every depth. The trace and `explain` say
+    /// `(module FakeNetworkModule, replaces NetworkModule)`.
+    ///
+    /// ```swift
+    /// try test.replace(NetworkModule.self, with: FakeNetworkModule())
+    /// ```
+    /// - Parameters:
+    ///   - replaced: The module's type, as the base applied it (`Container(modules:)`, `apply(_:)`).
+    ///   - replacement: The module whose registrations answer instead.
+    /// - Throws: ``ModuleReplacementError`` when the base (and its parents) never applied `replaced`.
+    public func replace(_ replaced: any Module.Type, with replacement: any Module) throws {
+        let replacedOrigin = ModuleOrigin(replaced)
+        var applied: [ModuleOrigin] = []
+        var container = base
+        while let current = container {
+            applied += current.appliedModules
+            container = current.parent
+        }
+        guard applied.contains(replacedOrigin) else {
+            throw ModuleReplacementError(replaced: replacedOrigin.name, applied: applied.map(\.name))
+        }
+        let replacementOrigin = ModuleOrigin(replacement)
+        replacedModules.withLock { $0[replacementOrigin] = replacedOrigin }
+        overrides.apply([replacement])
+        // What the replaced module registered and the replacement does not is hidden.
+        let answered = Set(overrides.registeredKeys)
+        let hidden = (base?.visibleRegistrations(includingParents: true) ?? []).map(\.entry)
+            .filter { $0.options.module == replacedOrigin && !answered.contains($0.key) }
+        for entry in hidden {
+            let _: Registration<Void> = overrides.add(Refusal.hidden(entry))
+        }
+    }
+
+    /// The module `module` replaces in this layer, if it replaces one.
+    func replacedModule(by module: ModuleOrigin) -> ModuleOrigin? {
+        replacedModules.withLock { $0[module] }
     }
 
     private func keepingScope<Service>(_ registration: Registration<Service>) -> Registration<Service> {
         guard let replaced = base?.registration(for: registration.key) else { return registration }
         return registration.scope(replaced.scope)
+    }
+}
+
+/// A module replacement that cannot be made: the base never applied the module to replace.
+public struct ModuleReplacementError: Error, CustomStringConvertible, Sendable {
+    /// The module the test asked to replace.
+    public let replaced: String
+    /// The modules the base container and its parents applied, in order.
+    public let applied: [String]
+
+    /// The error, and the modules that can be replaced.
+    public var description: String {
+        let modules = applied.isEmpty ? "none" : applied.joined(separator: ", ")
+        return """
+            error: cannot replace \(replaced): the base container never applied it (modules applied: \(modules))
+              fix: replace one of the modules applied, by the type given to `Container(modules:)` or `apply(_:)`
+            """
     }
 }

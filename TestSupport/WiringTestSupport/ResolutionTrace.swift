@@ -56,7 +56,11 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         case registration(RegistrationSite)
         /// An override in the named layer.
         case override(layer: String, site: RegistrationSite)
-        /// A default from `fakes`, used because nothing is registered.
+        /// A registration of the module that replaces another in the named layer
+        /// (`test.replace(NetworkModule.self, with: FakeNetworkModule())`).
+        case module(name: String, replaces: String, layer: String, site: RegistrationSite)
+        /// A default from `fakes`, used because nothing is registered (or what is registered is
+        /// live-only).
         case fake(RegistrationSite)
         /// An unregistered type the container builds itself: `Injectable`, `Provider`, `Lazy`.
         case implicit
@@ -68,6 +72,8 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
             switch self {
             case .registration(let site): "registered at \(site)"
             case .override(let layer, let site): "override \"\(layer)\" at \(site)"
+            case .module(let name, let replaces, let layer, let site):
+                "module \(name), replaces \(replaces), in layer \"\(layer)\" at \(site)"
             case .fake(let site): "fake at \(site)"
             case .implicit: "implicit"
             case .missing: "not registered"
@@ -160,6 +166,7 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         switch node.source {
         case .registration, .missing: break
         case .override(let layer, _): parts.append("(override \"\(layer)\")")
+        case .module(let name, let replaces, _, _): parts.append("(module \(name), replaces \(replaces))")
         case .fake: parts.append("(fake)")
         case .implicit: parts.append("(implicit)")
         }

@@ -30,15 +30,33 @@ extension TestContainer {
         for layer in snapshot.layers {
             guard let entry = layer.overrides.registry[key] else { continue }
             // Worded as the trace marks it (`(override "test")`), the root layer included.
-            let origin = "the override in layer \"\(layer.name)\""
+            var origin = "the override in layer \"\(layer.name)\""
+            if entry.options.isRefusal {
+                origin = "nothing: the module that registered it is replaced in layer \"\(layer.name)\", which hides it"
+            } else if let module = entry.options.module, let replaced = layer.replacedModule(by: module) {
+                origin = "the module \(module), which replaces \(replaced) in layer \"\(layer.name)\""
+            }
             candidates.append((entry, .init(origin: origin, site: entry.site, scope: entry.scope)))
         }
+        var fake = layers.fakes.registry[key].map {
+            (entry: $0, candidate: WiringExplanation.Candidate(origin: "the fake", site: $0.site, scope: $0.scope))
+        }
         if let found = layers.base.lookup(key, in: nil) {
-            let origin = found.cache === layers.base ? "the registration in the base" : "the registration in a parent of the base"
+            var origin = found.cache === layers.base ? "the registration in the base" : "the registration in a parent of the base"
+            if found.entry.options.isLiveOnly {
+                origin = "the live-only " + origin.dropFirst("the ".count)
+                // A fake answers a live-only registration; with neither, a resolve throws `live-only`.
+                if let answering = fake {
+                    candidates.append(answering)
+                    fake = nil
+                } else {
+                    origin += " (a resolve here throws live-only: override it or give it a fake)"
+                }
+            }
             candidates.append((found.entry, .init(origin: origin, site: found.entry.site, scope: found.entry.scope)))
         }
-        if let entry = layers.fakes.registry[key] {
-            candidates.append((entry, .init(origin: "the fake", site: entry.site, scope: entry.scope)))
+        if let fake {
+            candidates.append(fake)
         }
         if candidates.isEmpty, let entry = ImplicitRegistrations.entry(for: key, as: serviceType) {
             candidates.append((entry, .init(origin: "the implicit registration", site: nil, scope: entry.scope)))

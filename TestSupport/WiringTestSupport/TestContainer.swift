@@ -70,7 +70,9 @@ public final class TestContainer: Resolver, Sendable {
         line: UInt = #line,
         factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+        OverrideLayer.$isRegistering.withValue(true) {
+            layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+        }
     }
 
     /// Adds a registration that takes runtime arguments to the test container itself.
@@ -82,7 +84,23 @@ public final class TestContainer: Resolver, Sendable {
         line: UInt = #line,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+        OverrideLayer.$isRegistering.withValue(true) {
+            layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+        }
+    }
+
+    /// Replaces a module the base container applied with another, in the top layer (as
+    /// ``override(_:name:file:line:factory:)`` places overrides): every registration the
+    /// replaced module made is hidden, and the replacement's answer instead, until the layer is
+    /// popped. The trace and `explain` say `(module FakeNetworkModule, replaces NetworkModule)`.
+    ///
+    /// ```swift
+    /// try test.replace(NetworkModule.self, with: FakeNetworkModule())
+    /// ```
+    /// - Throws: ``ModuleReplacementError`` naming the modules the base applied, when it never
+    ///   applied `replaced`.
+    public func replace(_ replaced: any Module.Type, with replacement: any Module) throws {
+        try layers.topLayer.replace(replaced, with: replacement)
     }
 
     /// Replaces a registration in the top layer: the one `withOverrides` bound to this task, else

@@ -37,12 +37,26 @@ public struct WiringReport: Sendable, CustomStringConvertible {
     /// either, so the report is not complete while there are any.
     public let unchecked: [ServiceKey]
     private let uncheckedReasons: [Unchecked]
+    /// The live-only registrations (`.liveOnly()`) that nothing in the test container overrides
+    /// or fakes: their factories are never run, so only what their autowired initializers declare
+    /// was checked. Not problems, and not counted as unchecked; what needs them is.
+    public let liveOnly: [ServiceKey]
+    private let liveOnlyReasons: [Unchecked]
+    /// What the check noticed that is no problem but probably not meant: a registration a later
+    /// one for its key replaced (`duplicate-registration`).
+    public let warnings: [WiringWarning]
 
-    init(problems: [WiringProblem], checked: [ServiceKey], unchecked: [Unchecked]) {
+    init(
+        problems: [WiringProblem], checked: [ServiceKey], unchecked: [Unchecked], liveOnly: [Unchecked] = [],
+        warnings: [WiringWarning] = []
+    ) {
         self.problems = problems
         self.checked = checked
         self.unchecked = unchecked.map(\.key)
         self.uncheckedReasons = unchecked
+        self.liveOnly = liveOnly.map(\.key)
+        self.liveOnlyReasons = liveOnly
+        self.warnings = warnings
     }
 
     /// Whether every registration was built, and without a problem: `false` while any
@@ -63,9 +77,19 @@ public struct WiringReport: Sendable, CustomStringConvertible {
             let verb = unchecked.count == 1 ? "is" : "are"
             header += " (incomplete: \(Self.count(unchecked.count, "registration")) \(verb) unchecked)"
         }
+        if !liveOnly.isEmpty { header += ", \(liveOnly.count) live-only not run" }
+        if !warnings.isEmpty { header += ", \(Self.count(warnings.count, "warning"))" }
         var sections = [header]
         sections += problems.map(\.description)
         if let uncheckedSection { sections.append(uncheckedSection) }
+        if !liveOnlyReasons.isEmpty {
+            let lines = liveOnlyReasons.map { "  \($0.key) at \($0.site): \($0.reason)" }
+            sections.append((["live-only (not run):"] + lines).joined(separator: "\n"))
+        }
+        if !warnings.isEmpty {
+            sections.append((["warnings:"] + warnings.map { "  " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") })
+                .joined(separator: "\n"))
+        }
         return sections.joined(separator: "\n\n")
     }
 

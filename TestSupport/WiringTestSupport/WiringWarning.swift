@@ -57,6 +57,46 @@ extension WiringWarning {
             site: site)
     }
 
+    /// An override of `key`, at `site`, that nothing in the base answers: it replaces nothing.
+    static func overrideOfUnregistered(_ key: ServiceKey, at site: RegistrationSite, registered: [ServiceKey]) -> WiringWarning {
+        var hint = ""
+        let shortName = key.typeDescription
+        if key.serviceType is AnyClass,
+            let registeredProtocol = registered.first(where: { registeredKey in
+                let name = registeredKey.typeDescription.replacingOccurrences(of: "any ", with: "")
+                return !(registeredKey.serviceType is AnyClass) && name != shortName && shortName.hasSuffix(name)
+            }) {
+            // A concrete class overridden where the app registered a protocol it likely conforms to.
+            hint = " \(shortName) is a class, and the app registers \(registeredProtocol), which it may conform to: "
+                + "override that key, as in `test.override(\(registeredProtocol.typeDescription).self) { r in \(shortName)(…) }`."
+        } else if let didYouMean = RegistrationSuggestion(for: key, registered: registered)?.didYouMean {
+            hint = " \(didYouMean)"
+        }
+        return WiringWarning(
+            identifier: "override-of-unregistered",
+            message: """
+                the override of \(key) at \(site) replaces nothing: the base container registers no \(key), and \
+                nothing else answers it (no implicit registration, no fake), so what the test meant to replace still runs
+                  fix: override the key the app registers.\(hint)
+                """,
+            key: key, site: site)
+    }
+
+    /// `replaced` was registered at one site and then again, replacing it, at another.
+    static func duplicateRegistration(_ replaced: Container.ReplacedRegistration) -> WiringWarning {
+        func place(_ registration: (site: RegistrationSite, module: ModuleOrigin?)) -> String {
+            registration.module.map { "\(registration.site) (module \($0))" } ?? "\(registration.site)"
+        }
+        return WiringWarning(
+            identifier: "duplicate-registration",
+            message: """
+                \(replaced.key) is registered twice: at \(place(replaced.replaced)) and at \(place(replaced.winner)); \
+                the last one, at \(replaced.winner.site), wins
+                  fix: remove one of them; to replace a registration in tests, override it in the test container instead
+                """,
+            key: replaced.key, site: replaced.winner.site)
+    }
+
     /// `layer` was still pushed when its test container was freed, or when the test the
     /// container was made for ended.
     static func unbalancedPush(_ layer: OverrideLayer) -> WiringWarning {

@@ -48,6 +48,49 @@ import WiringTestSupport
         #expect(try test.resolve(String.self, arguments: 3) == "fake 3")
     }
 
+    @Test func aLayersOverrideTakesRuntimeArgumentsKeepsTheReplacedScopeAndGoesWithThePop() throws {
+        /// What the double was asked for: a plain class the test keeps, not `Sendable`.
+        final class Asked {
+            var labels: [String] = []
+        }
+        let base = Container()
+        base.register((any Network).self) { (_, label: String) in FakeNetwork(label: "live \(label)") }.scope(.container)
+        let test = TestContainer(base: base)
+        let asked = Asked()
+        let layer = test.pushLayer("offline")
+        layer.override((any Network).self) { (_, label: String) in
+            asked.labels.append(label)
+            return FakeNetwork(label: "offline \(label)")
+        }
+
+        let a = try test.resolve((any Network).self, arguments: "a")
+        #expect(a.label == "offline a")
+        // The override keeps the .container scope it replaces: one instance per argument value.
+        #expect(try test.resolve((any Network).self, arguments: "a") === a)
+        let b = try test.resolve((any Network).self, arguments: "b")
+        #expect(b.label == "offline b")
+        #expect(b !== a)
+        #expect(asked.labels == ["a", "b"])
+
+        test.popLayer()
+        #expect(try test.resolve((any Network).self, arguments: "a").label == "live a")
+        #expect(asked.labels == ["a", "b"])
+    }
+
+    @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
+        let base = Container()
+        let test = TestContainer(base: base)
+        test.register(String.self) { (_, count: Int) in "registered \(count)" }
+        #expect(try test.resolve(String.self, arguments: 2) == "registered 2")
+
+        test.pushLayer("layer").override(String.self) { (_, count: Int) in "layer \(count)" }
+        #expect(try test.resolve(String.self, arguments: 2) == "layer 2")
+        test.popLayer()
+        #expect(try test.resolve(String.self, arguments: 2) == "registered 2", "the pop leaves the registration")
+        // The base is untouched.
+        #expect(throws: ResolutionError.self) { try base.resolve(String.self, arguments: 2) }
+    }
+
     @Test func poppingALayerRestoresExactlyTheStateBeforeThePush() throws {
         let test = TestContainer(base: makeAppContainer())
         let before = try test.resolve((any Network).self)
@@ -202,6 +245,21 @@ import WiringTestSupport
             └── Payments .graph new #6
                 └── Network .container cached #1
             """)
+    }
+
+    @Test func allNodesListsEveryStepOfEveryResolveDepthFirst() throws {
+        let test = TestContainer(base: makeAppContainer())
+        _ = try test.resolve(Checkout.self)
+        _ = try test.resolve(Cart.self)
+        let nodes = test.trace.allNodes
+        let (checkout, cart, payments, network) = (
+            ServiceKey(Checkout.self), ServiceKey(Cart.self), ServiceKey(Payments.self), ServiceKey((any Network).self)
+        )
+        #expect(nodes.map(\.key) == [checkout, cart, network, payments, network, cart, network])
+        #expect(nodes.map(\.outcome) == [.created, .created, .created, .created, .cached, .created, .cached])
+        #expect(nodes.map(\.instance) == [4, 2, 1, 3, 1, 5, 1])
+        test.clearTrace()
+        #expect(test.trace.allNodes.isEmpty)
     }
 
     @Test func countsResolutionsAtEveryDepthUntilCleared() throws {
@@ -473,7 +531,8 @@ import WiringTestSupport
         let payments = try test.resolve(Payments.self)
 
         #expect(payments.network.label == "fake")
-        #expect(test.warnings.isEmpty)
+        // Registering Payments again in the base is a duplicate; nothing else is worth a warning.
+        #expect(test.warnings.map(\.identifier) == ["duplicate-registration"])
         #expect(test.trace.render().contains("Payments .container new #4\n│   ↻ made again: Network is now answered by layer \"test\""))
     }
 }

@@ -7,7 +7,8 @@ import XCTest
 
 /// The app, but with a Cart factory that resolves from the container it captured.
 private func makeBypassingAppContainer() -> Container {
-    let container = makeAppContainer()
+    // A child, so that its Cart shadows the app's rather than registering it twice.
+    let container = Container(parent: makeAppContainer())
     container.register(Cart.self, file: "App/Setup.swift", line: 7) { [weak container] _ in
         try Cart(network: container!.resolve())
     }

@@ -10,6 +10,13 @@ package class RegistrationEntry: @unchecked Sendable {
         /// Known without running the factory: the parameters of an autowired initializer.
         package var dependencies: [Dependency]?
         package var isEager = false
+        /// The module that made the registration, when a module did.
+        package var module: ModuleOrigin?
+        /// Whether a test container refuses to run the factory (see `Registration.liveOnly()`).
+        package var isLiveOnly = false
+        /// Stands in, in a test container, for a registration it refuses to run: a live-only
+        /// one, or one a replaced module made. Resolving it throws.
+        package var isRefusal = false
         /// Stands in for a registration of an `Injectable` or `Provider` type; shared by all
         /// containers, each of which keeps its own instances.
         package var isImplicit = false

@@ -50,10 +50,15 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         })
         self.overrides = overrides
         self.fakes = fakes.order.isEmpty ? nil : fakes
-        if overrides.isEmpty {
+        let liveOnly = baseRegistry.entries.filter(\.options.isLiveOnly)
+        if overrides.isEmpty && liveOnly.isEmpty {
             registry = baseRegistry
         } else {
             let merged = baseRegistry.copy()
+            // A live-only registration answers only through a fake, or an override (below).
+            for entry in liveOnly {
+                _ = merged.insert(fakes[entry.key] ?? Refusal.liveOnly(entry))
+            }
             for layer in overrides.reversed() {
                 for entry in layer.registry.entries {
                     _ = merged.insert(entry)
@@ -73,7 +78,9 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             }
         }
         if let found = base.lookup(key, in: resolution) {
-            return Lookup(entry: found.entry, cache: self)
+            guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: self) }
+            if let fake = fakes?[key] { return Lookup(entry: fake, cache: self, origin: Self.fakeOrigin) }
+            return Lookup(entry: Refusal.liveOnly(found.entry), cache: self)
         }
         if let entry = fakes?[key] {
             return Lookup(entry: entry, cache: self, origin: Self.fakeOrigin)
@@ -93,6 +100,20 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             return layer.origin
         }
         return 0
+    }
+
+    /// Whether `entry` is one of the fakes.
+    func isFake(_ entry: RegistrationEntry) -> Bool {
+        fakes?[entry.key] === entry
+    }
+
+    /// The module replacement that made `entry`, an override of the layer `origin`, if one did:
+    /// the replacement module, and the module it replaces.
+    func replacement(making entry: RegistrationEntry, inLayer origin: Int) -> (module: ModuleOrigin, replaces: ModuleOrigin)? {
+        guard let module = entry.options.module, let layer = layers.first(where: { $0.id == origin }),
+            let replaced = layer.replacedModule(by: module)
+        else { return nil }
+        return (module, replaced)
     }
 
     /// Whether this snapshot still describes the test container's layers.

@@ -60,8 +60,9 @@ final class LayerStack: Sendable {
         self.base = base
         self.state = state
         self.changes = changes
-        fakes = Fakes(changes: changes)
-        root = OverrideLayer(name: "test", base: base, changes: changes)
+        let fakes = Fakes(changes: changes)
+        self.fakes = fakes
+        root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes)
         base.observeChanges(changes)
         RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
@@ -86,7 +87,8 @@ final class LayerStack: Sendable {
     /// Pushes a new, empty layer on top of the pushed ones, noting the test that pushes it.
     func push(_ name: String, at site: RegistrationSite? = nil) -> OverrideLayer {
         let layer = OverrideLayer(
-            name: name, base: base, changes: changes, pushedDuring: RunningTests.current, pushedAt: site)
+            name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog,
+            pushedDuring: RunningTests.current, pushedAt: site)
         state.withLock { state in
             state.pushed.append(layer)
             state.revision += 1
@@ -113,7 +115,7 @@ final class LayerStack: Sendable {
 
     /// A layer over this stack's base that tells it of changes to its overrides.
     func makeLayer(_ name: String) -> OverrideLayer {
-        OverrideLayer(name: name, base: base, changes: changes)
+        OverrideLayer(name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
     }
 
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
@@ -340,6 +342,7 @@ final class LayerStack: Sendable {
             let keys = Set(overrides.map(\.entry.key))
             found = found.filter { !keys.contains($0.entry.key) } + overrides
         }
-        return found
+        // What a replaced module made is hidden, not a registration to build or list.
+        return found.filter { !$0.entry.options.isRefusal }
     }
 }

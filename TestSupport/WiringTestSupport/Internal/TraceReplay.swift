@@ -95,7 +95,7 @@ extension StepLog {
             guard let entry = entry(of: step), newlyUsed.remove(entry.id) != nil else { continue }
             switch Self.source(of: step, entry, in: snapshot) {
             case .registration: history.coverage.noteResolved(entry, as: .registration, by: name)
-            case .override: history.coverage.noteResolved(entry, as: .override, by: name)
+            case .override, .module: history.coverage.noteResolved(entry, as: .override, by: name)
             case .fake: history.coverage.noteResolved(entry, as: .fake, by: name)
             case .implicit, .missing: break
             }
@@ -183,10 +183,14 @@ extension StepLog {
         of step: Step, _ entry: RegistrationEntry, in snapshot: LayerSnapshot
     ) -> ResolutionTrace.Source {
         if entry.options.isImplicit { return .implicit }
-        if step.origin == LayerSnapshot.fakeOrigin { return .fake(entry.site) }
+        if step.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(entry) { return .fake(entry.site) }
         // A step that found its registration in the merged registry does not know its layer.
         let origin = step.origin != 0 ? Int(step.origin) : snapshot.origin(of: entry)
         if origin != 0, let layer = snapshot.layerName(of: origin) {
+            if let replacement = snapshot.replacement(making: entry, inLayer: origin) {
+                return .module(
+                    name: replacement.module.name, replaces: replacement.replaces.name, layer: layer, site: entry.site)
+            }
             return .override(layer: layer, site: entry.site)
         }
         return .registration(entry.site)

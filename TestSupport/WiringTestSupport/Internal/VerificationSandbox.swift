@@ -56,7 +56,12 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
     init(test: TestContainer, registrations: [Lookup], notesGraph: Bool = false) {
         self.test = test
         self.registrations = registrations.map(\.entry)
-        self.built = LockedState(ContiguousArray(registrations.map { Self.builtOnce($0.entry) }))
+        let fakes = test.fakes.registry
+        self.built = LockedState(ContiguousArray(registrations.map { found in
+            // A live-only registration never runs here: a fake answers it, or nothing does.
+            guard found.entry.options.isLiveOnly else { return Self.builtOnce(found.entry) }
+            return fakes[found.entry.key] ?? Refusal.liveOnly(found.entry)
+        }))
         self.positions = Dictionary(
             registrations.enumerated().map { ($1.entry.key, $0) }, uniquingKeysWith: { _, last in last })
         self.reportsFakes = test.fakes.isStrict
@@ -190,6 +195,11 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
             guard let entry = built[origin - 1] as? any FailureReplay else { return }
             built[origin - 1] = entry.replaying(replayed)
         }
+    }
+
+    /// Whether an implicit registration (`Injectable`, `Provider`, `Lazy`, `T?`) answers `key`.
+    func answersImplicitly(_ key: ServiceKey) -> Bool {
+        ImplicitRegistrations.existingEntry(for: key) != nil
     }
 
     /// Whether the test container had a registration for `key` when the check began.

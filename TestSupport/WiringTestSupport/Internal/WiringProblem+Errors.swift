@@ -2,14 +2,14 @@ import Wiring
 
 extension WiringProblem {
     /// The kind of problem a resolution error is, with its identifier; `nil` for one that only
-    /// needs `await`, which is no problem.
+    /// needs `await`, or met a live-only registration verification does not run: no problem.
     static func kind(of error: ResolutionError) -> (kind: Kind, identifier: String)? {
         switch error.reason {
         case .notRegistered: (.missingDependency, "missing-dependency")
         case .circularDependency: (.cycle, "cycle")
         case .factoryFailed: (.factoryFailed, "factory-failed")
         case .typeMismatch, .weakScopeRequiresClass, .noContainer, .tooDeep, .containerReleased: (.other, error.identifier)
-        case .requiresAwait: nil
+        case .requiresAwait, .liveOnly: nil
         }
     }
 

@@ -70,6 +70,9 @@ struct WiringVerifier {
         var problems: ProblemList
         var checked: [ServiceKey] = []
         var unchecked: [WiringReport.Unchecked] = []
+        /// The live-only registrations, never run.
+        var liveOnly: [WiringReport.Unchecked] = []
+        let warnings: [WiringWarning]
         /// The registrations a synchronous build cannot check, with why, until awaited, and the
         /// error the synchronous build met, if it tried.
         var awaited: [(found: Lookup, reason: String, error: ResolutionError?)] = []
@@ -79,12 +82,17 @@ struct WiringVerifier {
             sandbox = VerificationSandbox(test: verifier.test, registrations: registrations, notesGraph: notingGraph)
             samples = verifier.samples
             problems = ProblemList(sandbox: sandbox)
+            warnings = verifier.test.registrationWarnings.filter { $0.identifier == "duplicate-registration" }
         }
 
         mutating func buildSynchronously() {
             for found in registrations {
                 let entry = found.entry
                 let key = entry.key
+                if entry.options.isLiveOnly {
+                    checkWithoutRunning(entry)
+                    continue
+                }
                 // A main-actor factory, or one forwarding to it, builds here when the check runs on
                 // the main actor; off it, its requires-await error puts it with the awaited ones below.
                 if entry.factoryIsolation == .async {
@@ -98,6 +106,10 @@ struct WiringVerifier {
                 }
                 let (error, noticed) = sandbox.build(key, sample: sample)
                 noticed.forEach { problems.add($0) }
+                if let error = error as? ResolutionError, case .liveOnly = error.reason {
+                    unchecked.append(.init(key: key, site: entry.site, reason: WiringVerifier.liveOnlyReason(error)))
+                    continue
+                }
                 if let error = error as? ResolutionError, WiringProblem.kind(of: error) == nil {
                     let reason = error.key == key ? WiringVerifier.awaitedReason : WiringVerifier.awaitedReason(error)
                     awaited.append((found, reason, error))
@@ -143,6 +155,17 @@ struct WiringVerifier {
             }
         }
 
+        /// Checks a live-only registration without running its factory: what its autowired
+        /// initializer declares must be answered.
+        private mutating func checkWithoutRunning(_ entry: RegistrationEntry) {
+            liveOnly.append(.init(key: entry.key, site: entry.site, reason: WiringVerifier.liveOnlyNotRun))
+            for dependency in entry.options.dependencies ?? [] where !dependency.isOptional {
+                guard sandbox.lookup(dependency.key, in: nil) == nil, !sandbox.answersImplicitly(dependency.key) else { continue }
+                problems.add(ResolutionError(
+                    key: dependency.key, path: [entry.key, dependency.key], reason: .notRegistered(nearMisses: [])))
+            }
+        }
+
         /// Notes a registration built, and the problem it showed, if any.
         private mutating func record(_ error: (any Error)?, for found: Lookup) {
             let key = found.entry.key
@@ -165,7 +188,7 @@ struct WiringVerifier {
             let stillUnchecked = unchecked.filter { !($0.needsSample && sandbox.wasBuiltWithArguments($0.key)) }
             return WiringReport(
                 problems: problems.found, checked: checked + builtAsDependency.map(\.key),
-                unchecked: stillUnchecked + notAwaited)
+                unchecked: stillUnchecked + notAwaited, liveOnly: liveOnly, warnings: warnings)
         }
     }
 
@@ -177,6 +200,14 @@ struct WiringVerifier {
     fileprivate static func awaitedReason(_ error: ResolutionError) -> String {
         let path = error.path.map(\.description).joined(separator: " -> ")
         return "needs \(error.key), whose factory must be awaited (path: \(path)); check it with `await test.verifyWiringAsync()`"
+    }
+
+    fileprivate static let liveOnlyNotRun =
+        "live-only: its factory is never run here (only what its autowired initializer declares was checked); override it or give it a fake to check it"
+
+    fileprivate static func liveOnlyReason(_ error: ResolutionError) -> String {
+        let path = error.path.map(\.description).joined(separator: " -> ")
+        return "needs \(error.key), which is live-only, so it was not built (path: \(path)); override \(error.key.typeDescription) or give it a fake to check this one"
     }
 
     fileprivate static func argumentsReason(_ key: ServiceKey) -> String {

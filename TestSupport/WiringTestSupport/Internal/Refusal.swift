@@ -1,0 +1,34 @@
+import Wiring
+
+/// What a test container answers a key with instead of running its registration: a live-only
+/// one that no override or fake answers, or one a replaced module made. Resolving it throws.
+enum Refusal {
+    /// Stands in for `entry`, a live-only registration: resolving it throws `live-only`.
+    static func liveOnly(_ entry: RegistrationEntry) -> RegistrationEntry {
+        refusing(entry) { path in
+            ResolutionError(key: entry.key, path: path, reason: .liveOnly, site: entry.site)
+        }
+    }
+
+    /// Stands in for `entry`, which the module `replaced` made, hidden by `replacement`:
+    /// resolving it throws `not-registered`.
+    static func hidden(_ entry: RegistrationEntry) -> RegistrationEntry {
+        refusing(entry) { path in
+            ResolutionError(key: entry.key, path: path, reason: .notRegistered(nearMisses: []))
+        }
+    }
+
+    private static func refusing(
+        _ entry: RegistrationEntry, _ error: @escaping @Sendable ([ServiceKey]) -> ResolutionError
+    ) -> RegistrationEntry {
+        var options = entry.options
+        options.isRefusal = true
+        options.hooks = []
+        let key = entry.key
+        // Of any type: it throws before making anything.
+        return FactoryEntry<Void>(key: key, site: entry.site, options: options) { resolver in
+            let path = (try? resolver.runningResolution())?.path ?? [key]
+            throw error(path.last == key ? path : path + [key])
+        }
+    }
+}
