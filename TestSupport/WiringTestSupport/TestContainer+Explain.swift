@@ -49,8 +49,6 @@ extension TestContainer {
                 if let answering = fake {
                     candidates.append(answering)
                     fake = nil
-                } else {
-                    origin += " (a resolve here throws live-only: override it or give it a fake)"
                 }
             }
             candidates.append((found.entry, .init(origin: origin, site: found.entry.site, scope: found.entry.scope)))
@@ -71,8 +69,12 @@ extension TestContainer {
             factory: isolationDescription(of: answer.entry), nearMisses: [])
     }
 
-    /// Where the factory of `entry` runs, in words, if a synchronous resolve cannot run it anywhere.
+    /// Where the factory of `entry` runs, in words, if a synchronous resolve cannot run it
+    /// anywhere, or that it never runs here, if it is live-only.
     private func isolationDescription(of entry: RegistrationEntry) -> String? {
+        if entry.options.isLiveOnly {
+            return "live-only: never run through this test container (a resolve throws live-only); override it or give it a fake"
+        }
         let call = "`try await \(entry.key.call("test.async.resolve"))`"
         switch entry.factoryIsolation {
         case .none: return nil

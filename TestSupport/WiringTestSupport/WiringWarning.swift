@@ -61,14 +61,12 @@ extension WiringWarning {
     static func overrideOfUnregistered(_ key: ServiceKey, at site: RegistrationSite, registered: [ServiceKey]) -> WiringWarning {
         var hint = ""
         let shortName = key.typeDescription
-        if key.serviceType is AnyClass,
-            let registeredProtocol = registered.first(where: { registeredKey in
-                let name = registeredKey.typeDescription.replacingOccurrences(of: "any ", with: "")
-                return !(registeredKey.serviceType is AnyClass) && name != shortName && shortName.hasSuffix(name)
-            }) {
+        if key.serviceType is AnyClass, !isExistential(key.serviceType),
+            let registeredProtocol = likelyProtocol(of: shortName, among: registered) {
             // A concrete class overridden where the app registered a protocol it likely conforms to.
-            hint = " \(shortName) is a class, and the app registers \(registeredProtocol), which it may conform to: "
-                + "override that key, as in `test.override(\(registeredProtocol.typeDescription).self) { r in \(shortName)(…) }`."
+            hint = " \(shortName) is a class, and the app registers the protocol \(registeredProtocol.typeDescription), "
+                + "which it may conform to: override that key, as in "
+                + "`test.override((any \(registeredProtocol.typeDescription)).self) { r in \(shortName)(…) }`."
         } else if let didYouMean = RegistrationSuggestion(for: key, registered: registered)?.didYouMean {
             hint = " \(didYouMean)"
         }
@@ -80,6 +78,25 @@ extension WiringWarning {
                   fix: override the key the app registers.\(hint)
                 """,
             key: key, site: site)
+    }
+
+    /// Whether `type` is a protocol's existential (`any Network`), not a concrete type.
+    private static func isExistential(_ type: any Any.Type) -> Bool {
+        // The metatype of a protocol's existential is the protocol's `.Protocol`.
+        String(describing: Swift.type(of: type)).hasSuffix(".Protocol")
+    }
+
+    /// The registered protocol `className` most likely conforms to: the one whose name shares
+    /// the longest ending with it (`URLSessionClient`, `HTTPClient`), at least four characters.
+    private static func likelyProtocol(of className: String, among registered: [ServiceKey]) -> ServiceKey? {
+        func sharedEnding(_ name: String) -> Int {
+            zip(className.reversed(), name.reversed()).prefix { $0 == $1 }.count
+        }
+        return registered
+            .filter { isExistential($0.serviceType) && $0.name == nil }
+            .map { (key: $0, shared: sharedEnding($0.typeDescription)) }
+            .filter { $0.shared >= 4 }
+            .max { $0.shared < $1.shared }?.key
     }
 
     /// `replaced` was registered at one site and then again, replacing it, at another.

@@ -183,6 +183,8 @@ extension StepLog {
         of step: Step, _ entry: RegistrationEntry, in snapshot: LayerSnapshot
     ) -> ResolutionTrace.Source {
         if entry.options.isImplicit { return .implicit }
+        // Hidden by a module replacement: nothing answers it.
+        if entry.options.isRefusal, !entry.options.isLiveOnly { return .missing }
         if step.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(entry) { return .fake(entry.site) }
         // A step that found its registration in the merged registry does not know its layer.
         let origin = step.origin != 0 ? Int(step.origin) : snapshot.origin(of: entry)

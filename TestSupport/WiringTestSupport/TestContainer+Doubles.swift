@@ -1,0 +1,96 @@
+import Foundation
+import Wiring
+
+// Ready-made doubles for what every app injects: a clock, UUIDs and the date. Each is an
+// ordinary override in the top layer, shown in the trace like any other.
+
+extension TestContainer {
+    /// Replaces the app's `any Clock<Duration>` with a ``TestClock``, whose time moves only when
+    /// the test advances it, and returns the clock to advance.
+    ///
+    /// ```swift
+    /// container.register((any Clock<Duration>).self) { _ in ContinuousClock() }   // the app's
+    /// let clock = test.installTestClock()
+    /// let sleeping = Task { try await test.resolve((any Clock<Duration>).self).sleep(for: .seconds(5)) }
+    /// await clock.waitForSleepers(1)
+    /// await clock.advance(by: .seconds(5))
+    /// ```
+    ///
+    /// It is an override of the top layer, like `override(_:instance:)`: every resolution gets
+    /// this one clock, and popping the layer removes it.
+    /// - Parameters:
+    ///   - clock: The clock to install; a new one at its zero by default.
+    ///   - name: The name the app registers its clock under, if any.
+    ///   - file: The file that installs it, shown in errors and reports; leave the default.
+    ///   - line: The line that installs it, shown in errors and reports; leave the default.
+    /// - Returns: The installed clock.
+    @discardableResult
+    public func installTestClock(
+        _ clock: TestClock = TestClock(),
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> TestClock {
+        override((any Clock<Duration>).self, name: name, instance: clock, file: file, line: line)
+        return clock
+    }
+
+    /// Replaces `UUIDGenerator` with one that makes `00000000-0000-0000-0000-000000000000`, then
+    /// `…001`, `…002`, and so on, counting every `UUID` made through it, from any task.
+    ///
+    /// ```swift
+    /// test.installSequentialUUIDs()
+    /// let ids = try test.resolve(UUIDGenerator.self)
+    /// #expect(ids() == UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
+    /// #expect(ids() == UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
+    /// ```
+    ///
+    /// It is an override of the top layer, like `override(_:instance:)`: every resolution gets
+    /// the same generator, so the count runs on across resolutions; install again to restart it.
+    /// - Parameters:
+    ///   - file: The file that installs it, shown in errors and reports; leave the default.
+    ///   - line: The line that installs it, shown in errors and reports; leave the default.
+    /// - Returns: The installed generator; calling it takes the next `UUID` too.
+    @discardableResult
+    public func installSequentialUUIDs(file: StaticString = #fileID, line: UInt = #line) -> UUIDGenerator {
+        let counter = LockedState<UInt64>(0)
+        let generator = UUIDGenerator {
+            sequentialUUID(
+                counter.withLock { next in
+                    defer { next &+= 1 }
+                    return next
+                })
+        }
+        override(UUIDGenerator.self, instance: generator, file: file, line: line)
+        return generator
+    }
+
+    /// Replaces `DateGenerator` with one that always tells `date`.
+    ///
+    /// ```swift
+    /// test.installFixedDate(Date(timeIntervalSince1970: 0))
+    /// #expect(try test.resolve(DateGenerator.self)() == Date(timeIntervalSince1970: 0))
+    /// ```
+    ///
+    /// It is an override of the top layer, like `override(_:instance:)`.
+    /// - Parameters:
+    ///   - date: The date it tells.
+    ///   - file: The file that installs it, shown in errors and reports; leave the default.
+    ///   - line: The line that installs it, shown in errors and reports; leave the default.
+    public func installFixedDate(_ date: Date, file: StaticString = #fileID, line: UInt = #line) {
+        override(DateGenerator.self, instance: DateGenerator { date }, file: file, line: line)
+    }
+}
+
+/// The `UUID` whose last 8 bytes are `number`, big-endian: `00000000-0000-0000-0000-000000000001`
+/// for 1.
+private func sequentialUUID(_ number: UInt64) -> UUID {
+    func byte(_ index: UInt64) -> UInt8 {
+        UInt8(truncatingIfNeeded: number >> (8 * (7 - index)))
+    }
+    return UUID(
+        uuid: (
+            0, 0, 0, 0, 0, 0, 0, 0,
+            byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7)
+        ))
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import Wiring
+import WiringTestSupport
+
+// The README's "Clocks, UUIDs and dates", verbatim inside a test.
+
+@Suite(.timeLimit(.minutes(1))) struct TestDoublesGeneratorsReadme {
+    @Test func clocksUUIDsAndDates() async throws {
+        // The README's fixtures declare a `Clock` protocol of their own; the example means Swift's.
+        typealias Clock = Swift.Clock
+
+        struct Reminder: Injectable {                                   // app code
+            let id: UUID, created: Date, clock: any Clock<Duration>
+            init(resolver: any Resolver) throws {
+                id = try resolver.resolve(UUIDGenerator.self)()         // UUIDGenerator and DateGenerator
+                created = try resolver.resolve(DateGenerator.self)()    // resolve with no registration
+                clock = try resolver.resolve((any Clock<Duration>).self)
+            }
+        }
+        let container = Container()
+        container.register((any Clock<Duration>).self) { _ in ContinuousClock() }
+
+        let test = TestContainer(base: container)
+        let clock = test.installTestClock()                             // time moves only when the test moves it
+        test.installSequentialUUIDs()                                   // 00000000-0000-0000-0000-000000000000, …001, …
+        test.installFixedDate(Date(timeIntervalSince1970: 0))
+
+        let reminder = try test.resolve(Reminder.self)                  // id …000, created 1970-01-01
+        let snooze = Task { try await reminder.clock.sleep(for: .seconds(300)) }
+        await clock.waitForSleepers(1)                                  // the task is asleep on the test clock
+        await clock.advance(by: .seconds(300))                          // five minutes pass, at once
+        try await snooze.value
+        print(test.trace.render())                                      // each double is an override "test"
+
+        // What the comments claim.
+        #expect(reminder.id.uuidString == "00000000-0000-0000-0000-000000000000")
+        #expect(try test.resolve(UUIDGenerator.self)().uuidString == "00000000-0000-0000-0000-000000000001")
+        #expect(reminder.created == Date(timeIntervalSince1970: 0))
+        #expect(reminder.clock as? TestClock === clock)
+        #expect(clock.now.offset == .seconds(300))
+        #expect(clock.sleeperCount == 0)
+        let lines = test.trace.render().split(separator: "\n")
+        for double in ["UUIDGenerator", "DateGenerator", ServiceKey((any Clock<Duration>).self).typeDescription] {
+            #expect(lines.contains { $0.contains(double) && $0.hasSuffix("(override \"test\")") }, "\(double)")
+        }
+        // Without the test container, the same app code gets the real ones.
+        let live = try container.resolve(Reminder.self)
+        #expect(live.id != reminder.id && live.created > reminder.created && live.clock is ContinuousClock)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import Wiring
+import WiringTestSupport
+
+// installTestClock, installSequentialUUIDs and installFixedDate: one call each, an ordinary
+// override that app code resolves and the trace shows.
+
+@Suite(.timeLimit(.minutes(1))) struct InstalledDoublesTests {
+    @Test func appCodeGetsTheDoublesAndTheTraceShowsEachAsAnOverride() async throws {
+        let test = TestContainer(base: makeReminderApp())
+        let clock = test.installTestClock()
+        test.installSequentialUUIDs()
+        test.installFixedDate(Date(timeIntervalSince1970: 1_000))
+
+        let reminder = try test.resolve(Reminder.self)
+        #expect(reminder.clock as? TestClock === clock)
+        #expect(reminder.id == UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
+        #expect(reminder.created == Date(timeIntervalSince1970: 1_000))
+
+        let snoozing = Task { try await reminder.snooze() }
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(300))
+        try await snoozing.value
+
+        // The key's type, as the runtime names a constrained existential.
+        let clockType = ServiceKey((any Clock<Duration>).self).typeDescription
+        #expect(test.trace.render() == """
+            Reminder .graph new #4 (implicit)
+            ├── UUIDGenerator .container new #1 (override "test")
+            ├── DateGenerator .container new #2 (override "test")
+            └── \(clockType) .container new #3 (override "test")
+            """)
+    }
+
+    @Test func sequentialUUIDsCountUpAcrossResolutions() throws {
+        let test = TestContainer(base: Container())
+        let generator = test.installSequentialUUIDs()
+
+        let first = try test.resolve(UUIDGenerator.self)()
+        let second = try test.resolve(UUIDGenerator.self)()
+        #expect(first.uuidString == "00000000-0000-0000-0000-000000000000")
+        #expect(second.uuidString == "00000000-0000-0000-0000-000000000001")
+        #expect(generator().uuidString == "00000000-0000-0000-0000-000000000002")
+        let more = (0..<254).map { _ in generator() }
+        #expect(more.last?.uuidString == "00000000-0000-0000-0000-000000000100")
+
+        test.installSequentialUUIDs()   // a new count
+        #expect(try test.resolve(UUIDGenerator.self)().uuidString == "00000000-0000-0000-0000-000000000000")
+    }
+
+    @Test func withoutARegistrationTheLiveGeneratorsAreResolved() throws {
+        let container = Container()
+        let ids = try container.resolve(UUIDGenerator.self)
+        #expect(ids() != ids())
+        #expect(try container.resolve(UUIDGenerator.self)() != container.resolve(UUIDGenerator.self)())
+
+        let before = Date()
+        let now = try container.resolve(DateGenerator.self)()
+        #expect(before <= now && now <= Date())
+
+        // A test container with nothing installed resolves them the same way.
+        let test = TestContainer(base: container)
+        let live = try test.resolve(UUIDGenerator.self)
+        #expect(live() != live())
+    }
+
+    @Test func aDoubleInstalledInALayerGoesWithTheLayer() throws {
+        let test = TestContainer(base: makeReminderApp())
+        test.pushLayer("frozen")
+        test.installFixedDate(Date(timeIntervalSince1970: 0))
+        #expect(try test.resolve(DateGenerator.self)() == Date(timeIntervalSince1970: 0))
+        #expect(test.trace.render() == """
+            DateGenerator .container new #1 (override "frozen")
+            """)
+
+        test.popLayer()
+        #expect(try test.resolve(DateGenerator.self)() > Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func aNamedClockIsInstalledUnderItsName() throws {
+        let base = makeReminderApp()
+        base.register((any Clock<Duration>).self, name: "animations") { _ in SuspendingClock() }
+        let test = TestContainer(base: base)
+        let clock = test.installTestClock(TestClock(now: .init(offset: .seconds(60))), name: "animations")
+
+        #expect(try test.resolve((any Clock<Duration>).self, name: "animations") as? TestClock === clock)
+        #expect(try test.resolve((any Clock<Duration>).self) is ContinuousClock)
+        #expect(clock.now.offset == .seconds(60))
+    }
+
+    @Test func eachInstallIsAnOverrideAtTheCallersLine() {
+        let test = TestContainer(base: makeReminderApp())
+        let line = #line
+        test.installTestClock()
+        test.installSequentialUUIDs()
+        test.installFixedDate(Date())
+
+        let sites = test.unusedRegistrations().filter { $0.layer != nil }.map { "\($0.key) \($0.site)" }
+        let file = "WiringTestSupportTests/InstalledDoublesTests.swift"
+        #expect(sites == [
+            "\(ServiceKey((any Clock<Duration>).self)) \(file):\(line + 1)",
+            "UUIDGenerator \(file):\(line + 2)",
+            "DateGenerator \(file):\(line + 3)",
+        ])
+    }
+}
+
+// MARK: Fixtures
+
+/// An app's container: its clock is the continuous clock; the UUIDs and the date need no
+/// registration.
+private func makeReminderApp() -> Container {
+    let container = Container()
+    container.register((any Clock<Duration>).self) { _ in ContinuousClock() }
+    return container
+}
+
+/// App code that injects a clock, UUIDs and the date.
+private struct Reminder: Injectable {
+    let id: UUID
+    let created: Date
+    let clock: any Clock<Duration>
+
+    init(resolver: any Resolver) throws {
+        id = try resolver.resolve(UUIDGenerator.self)()
+        created = try resolver.resolve(DateGenerator.self)()
+        clock = try resolver.resolve((any Clock<Duration>).self)
+    }
+
+    func snooze() async throws {
+        try await clock.sleep(for: .seconds(300))
+    }
+}

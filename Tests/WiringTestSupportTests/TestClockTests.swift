@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+import Wiring
+import WiringTestSupport
+
+// TestClock: time moves only when the test advances it; sleepers wake in deadline order, ties in
+// the order they went to sleep; a cancelled sleeper throws at once and leaves the others be.
+
+@Suite(.timeLimit(.minutes(1))) struct TestClockTests {
+    @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
+        let clock = TestClock()
+        let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
+        await clock.waitForSleepers(1)
+
+        await clock.advance(by: .seconds(4))
+        #expect(clock.sleeperCount == 1)   // 4 s in: still asleep
+        await clock.advance(by: .seconds(1))
+        #expect(clock.sleeperCount == 0)   // 5 s in: woken
+        try await sleeper.value
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test func sleepersWakeInDeadlineOrderAndTiesInTheOrderTheyWentToSleep() async throws {
+        let clock = TestClock()
+        let woken = Collected<String>()
+        // One serial executor runs every sleeper, so they run in the order the clock resumes them.
+        let serial = SerialTaskExecutor()
+        var sleepers: [Task<Void, any Error>] = []
+        for (name, seconds) in [("a", 3), ("b", 1), ("c", 2), ("d", 1), ("e", 2)] {
+            sleepers.append(
+                Task(executorPreference: serial) {
+                    try await clock.sleep(for: .seconds(seconds))
+                    woken.append(name)
+                })
+            await clock.waitForSleepers(sleepers.count)   // asleep before the next goes to sleep
+        }
+
+        await clock.advance(by: .seconds(3))
+        for sleeper in sleepers { try await sleeper.value }
+        #expect(woken.values == ["b", "d", "c", "e", "a"])
+    }
+
+    @Test func advancingPartwayWakesOnlyTheSleepersThatAreDue() async throws {
+        let clock = TestClock()
+        let woken = Collected<Int>()
+        var sleepers: [Int: Task<Void, any Error>] = [:]
+        for seconds in [1, 2, 3] {
+            sleepers[seconds] = Task {
+                try await clock.sleep(until: .init(offset: .seconds(seconds)))
+                woken.append(seconds)
+            }
+        }
+        await clock.waitForSleepers(3)
+
+        await clock.advance(by: .milliseconds(1_500))
+        #expect(clock.sleeperCount == 2)
+        try await sleepers[1]?.value
+        #expect(woken.values == [1])
+
+        await clock.advance(to: .init(offset: .seconds(3)))
+        #expect(clock.sleeperCount == 0)
+        try await sleepers[2]?.value
+        try await sleepers[3]?.value
+        #expect(Set(woken.values) == [1, 2, 3])
+    }
+
+    @Test func aCancelledSleeperThrowsAtOnceAndLeavesTheOthersAsleep() async throws {
+        let clock = TestClock()
+        let first = Task { try await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(1)
+        let cancelled = Task { try await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(2)
+        let last = Task { try await clock.sleep(for: .seconds(2)) }
+        await clock.waitForSleepers(3)
+
+        cancelled.cancel()
+        // No time passes, and it throws all the same.
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(clock.sleeperCount == 2)
+        #expect(clock.now == TestClock.Instant())
+
+        await clock.advance(by: .seconds(1))
+        try await first.value
+        #expect(clock.sleeperCount == 1)
+        await clock.advance(by: .seconds(1))
+        try await last.value
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func aTaskCancelledBeforeItSleepsThrowsWithoutSleeping() async {
+        let clock = TestClock()
+        await withThrowingTaskGroup(of: Void.self) { group in
+            group.cancelAll()
+            group.addTask { try await clock.sleep(for: .seconds(1)) }
+            group.addTask { try await clock.sleep(until: clock.now) }   // due, but cancelled first
+            for _ in 0..<2 {
+                await #expect(throws: CancellationError.self) { try await group.next() }
+            }
+        }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func sleepersCancelledWhileTheClockAdvancesEachEndExactlyOnce() async throws {
+        // Cancelling and waking race: each sleeper either wakes or throws, once (a continuation
+        // resumed twice would trap), and none is left behind. A sleeper that goes to sleep after
+        // the clock passed its deadline returns at once.
+        let clock = TestClock()
+        let sleepers = (0..<200).map { index in
+            Task { try await clock.sleep(until: .init(offset: .milliseconds(index % 7 + 1))) }
+        }
+        let cancelling = Task {
+            for (index, sleeper) in sleepers.enumerated() where index.isMultiple(of: 2) { sleeper.cancel() }
+        }
+        for _ in 0..<10 {
+            await clock.advance(by: .milliseconds(1))
+            await Task.yield()
+        }
+        await cancelling.value
+
+        for (index, sleeper) in sleepers.enumerated() {
+            if index.isMultiple(of: 2) {
+                // Woken or cancelled, whichever came first.
+                do { try await sleeper.value } catch { #expect(error is CancellationError) }
+            } else {
+                try await sleeper.value
+            }
+        }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func nowMovesByExactlyWhatWasAdvanced() async {
+        let clock = TestClock()
+        #expect(clock.now == TestClock.Instant(offset: .zero))
+        #expect(clock.minimumResolution == .zero)
+
+        await clock.advance(by: .milliseconds(250))
+        await clock.advance(by: .seconds(1))
+        #expect(clock.now == TestClock.Instant(offset: .milliseconds(1_250)))
+        await clock.advance(to: .init(offset: .seconds(2)))
+        #expect(clock.now.offset == .seconds(2))
+
+        // Time never moves back.
+        await clock.advance(by: .seconds(-1))
+        await clock.advance(to: .init(offset: .seconds(1)))
+        #expect(clock.now.offset == .seconds(2))
+
+        let started = TestClock(now: .init(offset: .seconds(60)))
+        #expect(started.now.duration(to: .init(offset: .seconds(90))) == .seconds(30))
+        #expect(started.now.advanced(by: .seconds(-60)) == TestClock.Instant())
+        #expect("\(started.now)" == "60.0 seconds")
+    }
+
+    @Test func sleepingUntilNowOrEarlierReturnsAtOnce() async throws {
+        let clock = TestClock()
+        await clock.advance(by: .seconds(10))
+        try await clock.sleep(until: .init(offset: .seconds(5)))
+        try await clock.sleep(until: clock.now)
+        try await clock.sleep(for: .zero)
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .seconds(10))
+    }
+
+    @Test func aSleeperThatSleepsAgainCountsFromTheNewTime() async throws {
+        let clock = TestClock()
+        let ticks = Collected<TestClock.Instant>()
+        let ticking = Task {
+            for _ in 0..<3 {
+                try await clock.sleep(for: .seconds(1))
+                ticks.append(clock.now)
+            }
+        }
+        for tick in 1...3 {
+            await clock.waitForSleepers(1)
+            await clock.advance(by: .seconds(tick == 1 ? 5 : 1))   // the first jumps past 1 s
+        }
+        try await ticking.value
+        #expect(ticks.values.map(\.offset) == [.seconds(5), .seconds(6), .seconds(7)])
+    }
+
+    @Test func runWakesEverySleeperAtTheLatestDeadline() async throws {
+        let clock = TestClock()
+        await clock.run()   // nobody asleep: nothing moves
+        #expect(clock.now == TestClock.Instant())
+
+        let sleepers = [3, 1, 2].map { seconds in Task { try await clock.sleep(for: .seconds(seconds)) } }
+        await clock.waitForSleepers(3)
+        await clock.run()
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .seconds(3))
+        for sleeper in sleepers { try await sleeper.value }
+    }
+
+    @Test func waitingForSleepersReturnsOnceThereAreEnough() async throws {
+        let clock = TestClock()
+        await clock.waitForSleepers(0)   // already enough
+
+        let waiting = Task { await clock.waitForSleepers(2) }
+        let sleepers = [Task { try await clock.sleep(for: .seconds(1)) }, Task { try await clock.sleep(for: .seconds(1)) }]
+        await waiting.value
+        #expect(clock.sleeperCount == 2)
+
+        // A cancelled wait returns without the sleepers it waited for.
+        let cancelledWait = Task { await clock.waitForSleepers(10) }
+        cancelledWait.cancel()
+        await cancelledWait.value
+        #expect(clock.sleeperCount == 2)
+
+        await clock.advance(by: .seconds(1))
+        for sleeper in sleepers { try await sleeper.value }
+    }
+
+    @Test func itWorksThroughAnyClock() async throws {
+        let clock = TestClock()
+        let app: any Clock<Duration> = clock
+        let sleeper = Task { try await app.sleep(for: .seconds(30)) }
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(30))
+        try await sleeper.value
+    }
+}
+
+// MARK: Fixtures
+
+/// Values appended from several tasks, under a lock.
+private final class Collected<Value: Sendable>: Sendable {
+    private let storage = LockedState<[Value]>([])
+
+    func append(_ value: Value) {
+        storage.withLock { $0.append(value) }
+    }
+
+    var values: [Value] {
+        storage.withLock { $0 }
+    }
+}
+
+/// Runs every job of the tasks that prefer it one at a time, in the order they are enqueued.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+private final class SerialTaskExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "TestClockTests.SerialTaskExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
