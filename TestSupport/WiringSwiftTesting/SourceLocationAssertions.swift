@@ -117,6 +117,15 @@ public func assertNoFakesUsed(
     checkNoFakesUsed(test, at: CallSite(sourceLocation))
 }
 
+/// Fails the running test at `sourceLocation`, listing every object the test container made
+/// that is still alive though no scope keeps it (`test.leakedInstances()`).
+public func assertNoLeakedInstances(
+    _ test: TestContainer,
+    sourceLocation: SourceLocation
+) {
+    checkNoLeakedInstances(test, at: CallSite(sourceLocation))
+}
+
 /// Fails the running test at `sourceLocation`, listing every warning of `test.warnings`.
 public func assertNoWiringWarnings(
     _ test: TestContainer,

@@ -4,8 +4,8 @@ import WiringTestSupport
 
 /// Installs test doubles, overrides or fakes, in the test container of each test it applies
 /// to. Made by ``Testing/Trait/override(_:name:file:line:factory:)``,
-/// ``Testing/Trait/override(_:name:instance:file:line:)`` and
-/// ``Testing/Trait/fakes(file:line:_:)``.
+/// ``Testing/Trait/override(_:name:instance:file:line:)``,
+/// ``Testing/Trait/replace(_:with:file:line:)`` and ``Testing/Trait/fakes(file:line:_:)``.
 ///
 /// Listed after `.testContainer { … }`, or on a test of a suite that has one, it changes the
 /// test's own container. Listed before it, on a suite for instance, it is applied as the
@@ -118,6 +118,46 @@ extension Trait where Self == TestDoubleTrait {
             description: "`.override(\(ServiceKey(serviceType, name: name)), instance: …)`", file: file, line: line,
             toContainer: { $0.override(serviceType, name: name, instance: double.value, file: file, line: line) },
             toLayer: { $0.override(serviceType, name: name, instance: double.value, file: file, line: line) }))
+    }
+
+    /// Replaces a module the app's container applied with another, in the test container of
+    /// each test (see `TestContainer.replace(_:with:)`): the replaced module's registrations are
+    /// hidden, the replacement's answer instead, and the trace says
+    /// `(module FakeNetworkModule, replaces NetworkModule)`.
+    ///
+    /// ```swift
+    /// @Test(.testContainer { makeAppContainer() }, .replace(NetworkModule.self, with: FakeNetworkModule()))
+    /// func checkoutOffline() throws { … }
+    /// ```
+    ///
+    /// A module the app's container never applied fails the test, naming the modules it did apply.
+    /// - Parameters:
+    ///   - replaced: The module's type, as the app's container applied it.
+    ///   - replacement: The module whose registrations answer instead.
+    ///   - file: Where the trait is written, shown in reports; leave the default.
+    ///   - line: The line of the trait; leave the default.
+    public static func replace(
+        _ replaced: any Module.Type,
+        with replacement: any Module,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Self {
+        let module = UncheckedSendable(replacement)
+        let replacedType = UncheckedSendable(replaced)
+        let description = "`.replace(\(replaced), with: \(type(of: replacement))())`"
+        let location = TestDoubles(description: description, file: file, line: line, toContainer: { _ in }, toLayer: nil)
+            .sourceLocation
+        @Sendable func failing(_ body: () throws -> Void) {
+            do {
+                try body()
+            } catch {
+                Issue.record(Comment(rawValue: "\(description): \(error)"), sourceLocation: location)
+            }
+        }
+        return TestDoubleTrait(doubles: TestDoubles(
+            description: description, file: file, line: line,
+            toContainer: { test in failing { try test.replace(replacedType.value, with: module.value) } },
+            toLayer: { layer in failing { try layer.replace(replacedType.value, with: module.value) } }))
     }
 
     /// Registers default fakes in the test container of each test: used only where nothing is

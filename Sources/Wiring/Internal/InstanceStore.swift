@@ -75,6 +75,11 @@ package final class InstanceStore: Sendable {
         return type(of: value) is AnyClass ? value as AnyObject : nil
     }
 
+    /// Every object kept (for `.weak`, while it lives).
+    package var objects: [AnyObject] {
+        instances.withLock { Array($0.values) }.compactMap(Self.object(in:))
+    }
+
     /// Whether anything is kept for `entry` in its current scope.
     package func contains(_ entry: RegistrationEntry) -> Bool {
         instance(for: entry) != nil

@@ -91,6 +91,9 @@ final class StepLog: @unchecked Sendable {
         var objectClasses: UInt64 = 0
         /// Whether two steps may have given the same object.
         var mayRepeat = false
+        /// The objects steps made, with the step that made each, held until the resolution ends
+        /// (see `takeMadeObjects()`).
+        var made: [(object: AnyObject, step: Int)] = []
 
         /// The size of `recent`, a power of two: more than the registrations of most graphs.
         static let recentSize = 256
@@ -128,6 +131,7 @@ final class StepLog: @unchecked Sendable {
                 return
             }
             guard let object = StepLog.object(in: instance) else { return }
+            if outcome == .created { made.append((object, step)) }
             let objectType = ObjectIdentifier(type(of: object))
             steps[step].objectType = objectType
             steps[step].object = ObjectIdentifier(object)
@@ -231,6 +235,22 @@ final class StepLog: @unchecked Sendable {
         let made = state.created
         removeAll()
         return made
+    }
+
+    /// The objects the steps made, each with the keys from the top-level request down to the
+    /// step that made it; the log holds them no more.
+    func takeMadeObjects() -> [(object: AnyObject, path: [ServiceKey])] {
+        guard !state.made.isEmpty else { return [] }
+        defer { state.made.removeAll(keepingCapacity: true) }
+        return state.made.map { made in
+            var path: [ServiceKey] = []
+            var index = made.step
+            while index >= 0 {
+                path.append(key(at: index))
+                index = state.steps[index].parent
+            }
+            return (made.object, path.reversed())
+        }
     }
 
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner

@@ -128,6 +128,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     func resolutionEnded() {
         // A deinit of an object released by `end` may resolve again, but with another recorder:
         // this one goes back to the store only below.
+        store.madeObjects.note(log.takeMadeObjects())
         let (isEmpty, hasStoredScopes, madeOnly) = log.endSummarized()
         store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }

@@ -10,6 +10,8 @@ final class TraceStore: Sendable {
     /// What the recorders recorded, once something asked for it. Taken before the layer stack's
     /// lock, which guards the recorders, never after.
     private let history = LockedState(TraceHistory(), rank: .traceHistory)
+    /// Every object the test container's resolutions made, held weakly, for `leakedInstances()`.
+    let madeObjects = MadeObjects()
 
     /// A store for resolutions that begin with `layers`.
     init(layers: LayerStack) {

@@ -1,0 +1,78 @@
+import Wiring
+
+/// An object a test container made that is still alive though no scope keeps it, nor anything
+/// a scope keeps: something the test or the app let go of holds it still, such as a closure that
+/// captures it, or a cycle of strong references.
+public struct LeakedInstance: Sendable, CustomStringConvertible {
+    /// The key resolved that made it.
+    public let key: ServiceKey
+    /// Its number in the trace (`#3`), when it is known.
+    public let instance: Int?
+    /// The keys from the top-level request down to ``key``.
+    public let path: [ServiceKey]
+    /// The object's class.
+    public let typeName: String
+
+    /// `CheckoutViewModel #4 (a CheckoutViewModel), made by Checkout -> CheckoutViewModel, is still alive…`.
+    public var description: String {
+        let number = instance.map { " #\($0)" } ?? ""
+        return "\(key)\(number) (a \(typeName)), made by \(path.map(\.description).joined(separator: " -> ")), "
+            + "is still alive though no scope keeps it"
+    }
+}
+
+extension TestContainer {
+    /// The objects this test container made that are still alive though no scope keeps them,
+    /// nor anything a scope keeps, in the order made: each with its key, its number in the
+    /// trace when known, and the resolution path that made it.
+    ///
+    /// ```swift
+    /// checkout = nil                               // the test's own references are gone
+    /// #expect(test.leakedInstances().isEmpty)      // or assertNoLeakedInstances(test)
+    /// ```
+    ///
+    /// Call it once the test's own references are gone: anything the test still holds is
+    /// alive. Every object a resolution through the test container makes is noted with a weak
+    /// reference; objects a factory made without the resolver, and values, are not seen. What
+    /// kept instances hold is followed through their stored properties (with `Mirror`), not
+    /// through closures: an object only a kept instance's closure holds is listed.
+    public func leakedInstances() -> [LeakedInstance] {
+        let alive = traces.madeObjects.alive
+        guard !alive.isEmpty else { return [] }
+        let layers = self.layers.snapshot().layers + self.layers.ownLayers
+        let kept = Reachability.objects(from: layers.flatMap(\.cache.objects))
+        return alive.filter { !kept.contains(ObjectIdentifier($0.object)) }.map { made in
+            let number = traces.withHistory { $0.numbers.number(ofStored: ObjectIdentifier(made.object)) }
+            return LeakedInstance(
+                key: made.record.path.last ?? ServiceKey(AnyObject.self), instance: number, path: made.record.path,
+                typeName: made.record.typeName)
+        }
+    }
+}
+
+/// What a set of objects holds, through stored properties, however deep: bounded by the
+/// objects and values it visits, each once.
+enum Reachability {
+    /// At most this many objects and values are visited: a huge graph is cut short, never slow.
+    static let limit = 200_000
+
+    /// The identities of `roots` and of every object they hold.
+    static func objects(from roots: [AnyObject]) -> Set<ObjectIdentifier> {
+        var seen = Set<ObjectIdentifier>()
+        var pending: [Any] = roots
+        var visited = 0
+        while let value = pending.popLast(), visited < limit {
+            visited += 1
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .class || type(of: value) is AnyClass {
+                guard seen.insert(ObjectIdentifier(value as AnyObject)).inserted else { continue }
+            }
+            var current: Mirror? = mirror
+            while let level = current {
+                pending += level.children.map(\.value)
+                current = level.superclassMirror
+            }
+        }
+        return seen
+    }
+}

@@ -1,0 +1,119 @@
+import Testing
+import WiringSwiftTesting
+
+// Leaked instances, the module-replacement trait and the new warnings, in Swift Testing.
+
+private final class KLeakyModel {
+    var onChange: (() -> Void)?
+    init() {
+        // A closure that captures the model it belongs to: a cycle nothing breaks.
+        onChange = { _ = self }
+    }
+}
+private final class KScreen {
+    let model: KLeakyModel
+    init(model: KLeakyModel) { self.model = model }
+}
+private final class KCleanModel {}
+private final class KCleanScreen {
+    let model: KCleanModel
+    init(model: KCleanModel) { self.model = model }
+}
+private final class KSession {}
+private final class KHolder {
+    let session: KSession
+    init(session: KSession) { self.session = session }
+}
+private protocol KClient: AnyObject {}
+private final class KLiveClient: KClient {}
+private final class KStubClient: KClient {}
+private struct KNetworkModule: Module {
+    func register(in container: Container) {
+        container.register((any KClient).self) { _ in KLiveClient() }
+    }
+}
+private struct KFakeNetworkModule: Module {
+    func register(in container: Container) {
+        container.register((any KClient).self) { _ in KStubClient() }
+    }
+}
+
+private func makeLeakyApp() -> Container {
+    let container = Container()
+    container.register(KLeakyModel.self) { _ in KLeakyModel() }
+    container.register(KScreen.self) { r in try KScreen(model: r.resolve()) }
+    container.register(KCleanModel.self) { _ in KCleanModel() }
+    container.register(KCleanScreen.self) { r in try KCleanScreen(model: r.resolve()) }
+    container.register(KSession.self) { _ in KSession() }
+    container.register(KHolder.self) { r in try KHolder(session: r.resolve()) }.scope(.container)
+    return container
+}
+
+@Suite struct LeakedInstancesTests {
+    @Test func aModelKeptByARetainCycleIsReportedWithItsPath() throws {
+        let test = TestContainer(base: makeLeakyApp())
+        do { _ = try test.resolve(KScreen.self) }
+        let leaked = test.leakedInstances()
+        #expect(leaked.map(\.key) == [ServiceKey(KLeakyModel.self)])
+        #expect(leaked.first?.path == [ServiceKey(KScreen.self), ServiceKey(KLeakyModel.self)])
+        #expect(leaked.first?.description == "KLeakyModel (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it")
+
+        let failures = expectFailures { assertNoLeakedInstances(test) }
+        #expect(failures.first?.message == """
+            the test container made 1 instance still alive though no scope keeps them:
+              KLeakyModel (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it
+              fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
+            """)
+    }
+
+    @Test func aCleanlyReleasedGraphReportsNothing() throws {
+        let test = TestContainer(base: makeLeakyApp())
+        do { _ = try test.resolve(KCleanScreen.self) }
+        #expect(test.leakedInstances().isEmpty)
+        assertNoLeakedInstances(test)
+    }
+
+    @Test func whatAKeptInstanceHoldsIsNoLeak() throws {
+        let test = TestContainer(base: makeLeakyApp())
+        do { _ = try test.resolve(KHolder.self) }
+        #expect(test.leakedInstances().isEmpty, "the .container holder keeps its session")
+    }
+
+    @Test func whatTheTestStillHoldsIsListedUntilItLetsGo() throws {
+        let test = TestContainer(base: makeLeakyApp())
+        var screen: KCleanScreen? = try test.resolve(KCleanScreen.self)
+        #expect(test.leakedInstances().count == 2)
+        withExtendedLifetime(screen) {}
+        screen = nil
+        #expect(test.leakedInstances().isEmpty)
+    }
+
+    @Test(.testContainer { Container(modules: [KNetworkModule()]) }, .replace(KNetworkModule.self, with: KFakeNetworkModule()))
+    func theReplaceTraitSwapsTheModule() throws {
+        let test = try #require(TestContainer.current)
+        #expect(try test.resolve((any KClient).self) is KStubClient)
+        #expect(test.trace.render() == "KClient .graph new #1 (module KFakeNetworkModule, replaces KNetworkModule)")
+    }
+
+    @Test func theReplaceTraitFailsForAModuleNeverApplied() async throws {
+        let trait = TestDoubleTrait.replace(KFakeNetworkModule.self, with: KNetworkModule())
+        let failures = await expectFailures {
+            try? await TestContainerTrait.testContainer { Container(modules: [KNetworkModule()]) }
+                .provideScope(for: Test.current!, testCase: Test.Case.current) {
+                    try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {}
+                }
+        }
+        #expect(failures.first?.message.contains("cannot replace KFakeNetworkModule: the base container never applied it (modules applied: KNetworkModule)") == true,
+            "\(failures)")
+    }
+
+    @Test func assertNoWiringWarningsListsADuplicateAndAMisdirectedOverride() {
+        let test = TestContainer(base: Container(modules: [KNetworkModule(), KFakeNetworkModule()]))
+        test.override(KLiveClient.self) { _ in KLiveClient() }
+        let failures = expectFailures { assertNoWiringWarnings(test) }
+        let message = failures.first?.message ?? ""
+        #expect(message.hasPrefix("the test container noticed 2 warnings:"), "\(message)")
+        #expect(message.contains("override-of-unregistered: the override of KLiveClient"))
+        #expect(message.contains("duplicate-registration: KClient is registered twice"))
+    }
+}

@@ -1,0 +1,52 @@
+import WiringXCTest
+import XCTest
+
+// Leaked instances and the new warnings, in XCTest.
+
+private final class XLeakyModel {
+    var onChange: (() -> Void)?
+    init() { onChange = { _ = self } }
+}
+private final class XCleanModel {}
+private protocol XClient: AnyObject {}
+private final class XLiveClient: XClient {}
+private struct XNetworkModule: Module {
+    func register(in container: Container) {
+        container.register((any XClient).self) { _ in XLiveClient() }
+    }
+}
+
+final class LeakedInstancesXCTests: FailureCapturingTestCase {
+    private func makeApp() -> Container {
+        let container = Container()
+        container.register(XLeakyModel.self) { _ in XLeakyModel() }
+        container.register(XCleanModel.self) { _ in XCleanModel() }
+        return container
+    }
+
+    func testALeakedModelFailsNamingItsPath() throws {
+        let test = makeTestContainer(base: makeApp())
+        do { _ = try test.resolve(XLeakyModel.self) }
+        let line = #line + 1
+        let failures = captureFailures { assertNoLeakedInstances(test) }
+        XCTAssertEqual(failures.map(\.line), [line])
+        XCTAssertEqual(failures.first?.message, """
+            the test container made 1 instance still alive though no scope keeps them:
+              XLeakyModel (a XLeakyModel), made by XLeakyModel, is still alive though no scope keeps it
+              fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
+            """)
+    }
+
+    func testACleanlyReleasedModelPasses() throws {
+        let test = makeTestContainer(base: makeApp())
+        do { _ = try test.resolve(XCleanModel.self) }
+        assertNoLeakedInstances(test)
+    }
+
+    func testAssertNoWiringWarningsListsADuplicateRegistration() {
+        let test = makeTestContainer(base: Container(modules: [XNetworkModule(), XNetworkModule()]))
+        let failures = captureFailures { assertNoWiringWarnings(test) }
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.message.contains("duplicate-registration: XClient is registered twice") == true)
+    }
+}
