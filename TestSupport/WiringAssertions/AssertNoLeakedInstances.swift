@@ -31,6 +31,14 @@ public func assertNoLeakedInstances(
 }
 
 package func checkNoLeakedInstances(_ test: TestContainer, at site: CallSite) {
+    guard test.isTrackingLeaks else {
+        recordFailure(
+            """
+            the test container does not track leaks (off by default in release builds), so none can be found
+              fix: set `test.isTrackingLeaks = true` before resolving
+            """, at: site)
+        return
+    }
     let leaked = test.leakedInstances()
     guard !leaked.isEmpty else { return }
     let count = leaked.count == 1 ? "1 instance" : "\(leaked.count) instances"

@@ -22,6 +22,14 @@ public struct LeakedInstance: Sendable, CustomStringConvertible {
 }
 
 extension TestContainer {
+    /// Whether the objects resolutions make are noted for ``leakedInstances()``: on by default
+    /// in debug builds, where test suites run; off in release builds, where the weak reference
+    /// kept per object would triple the cost of a recorded resolve. Set it before resolving.
+    public var isTrackingLeaks: Bool {
+        get { traces.madeObjects.isTracking }
+        set { traces.madeObjects.isTracking = newValue }
+    }
+
     /// The objects this test container made that are still alive though no scope keeps them,
     /// nor anything a scope keeps, in the order made: each with its key, its number in the
     /// trace when known, and the resolution path that made it.
@@ -44,8 +52,8 @@ extension TestContainer {
         return alive.filter { !kept.contains(ObjectIdentifier($0.object)) }.map { made in
             let number = traces.withHistory { $0.numbers.number(ofStored: ObjectIdentifier(made.object)) }
             return LeakedInstance(
-                key: made.record.path.last ?? ServiceKey(AnyObject.self), instance: number, path: made.record.path,
-                typeName: made.record.typeName)
+                key: made.path.last ?? ServiceKey(AnyObject.self), instance: number, path: made.path,
+                typeName: typeName(type(of: made.object)))
         }
     }
 }

@@ -77,22 +77,6 @@ struct IsolationSentinelTests {
         Container.onSharedFallback?(makeAppContainer())
     }
 
-    @Test func aFallbackInATestWithoutAContainerOfItsOwnIsFine() throws {
-        TestIdentification.install()
-        // Installs the hook, in this test…
-        _ = TestContainer(base: makeAppContainer())
-        // …and falls back in another, which has no test container.
-        RunningTests.$bound.withValue(TestRun(name: "AppTests.LegacyTests/usesTheSharedContainer()")) {
-            Container.onSharedFallback?(makeAppContainer())
-        }
-    }
-
-    @Test(.testContainer { makeAppContainer() })
-    func aFallbackToATestContainerMadeShared() throws {
-        // A test that made a test container the shared one says so: nothing to report.
-        Container.onSharedFallback?(try #require(TestContainer.current))
-    }
-
     @Test func aLayerAnotherTestLeftPushedFailsTheTestResolvingThroughIt() throws {
         TestIdentification.install()
         let shared = TestContainer(base: makeAppContainer())
@@ -112,14 +96,6 @@ struct IsolationSentinelTests {
         _ = try RunningTests.$bound.withValue(TestRun(name: "AppTests.OnlineTests/online()")) {
             try shared.resolve(Cart.self)
         }
-    }
-
-    @Test func aLayerTheTestItselfPushedIsFine() throws {
-        TestIdentification.install()
-        let shared = TestContainer(base: makeAppContainer())
-        shared.pushLayer("mine")
-        _ = try shared.resolve(Cart.self)
-        shared.popLayer()
     }
 
     @Test(
@@ -176,39 +152,74 @@ struct IsolationSentinelTests {
     }
 }
 
-/// What no test can be failed for waits for the end of the run; these drain it to check it.
-@Suite("Isolation sentinel, outside any test", .serialized)
+/// The warnings kept for the end of the run that name `name`, taken. The warnings are the
+/// process's: every test that takes them is in the serialized suite below, so that none takes
+/// another's, and each looks only at those naming it, as suites running beside it may keep
+/// warnings of their own.
+private func takeWarnings(naming name: String) -> [String] {
+    RunEnd.takeWarnings().filter { $0.contains(name) }
+}
+
+/// What no test can be failed for waits for the end of the run, and what is no finding at all
+/// is neither a failure nor a warning kept for then: these take the kept warnings to check them.
+@Suite("Isolation sentinel, outside any test, and what is no finding", .serialized)
 struct IsolationSentinelOutsideTestsTests {
     @Test(.testContainer { makeAppContainer() }, .timeLimit(.minutes(1)))
     func aFallbackInADetachedTaskIsAWarningForTheEndOfTheRun() async throws {
-        _ = RunEnd.takeWarnings()
         let name = runningTestName()
 
         await Task.detached { Container.onSharedFallback?(makeAppContainer()) }.value
 
-        let warnings = RunEnd.takeWarnings()
+        // Tests running in parallel with containers of their own may be named too.
+        let warnings = takeWarnings(naming: name)
         #expect(warnings.count == 1)
         let warning = try #require(warnings.first)
         #expect(warning.hasPrefix("""
             shared-fallback: Container.shared answered @Injected, @LazyInjected or Container.injectionResolver in code \
             no test is known for (a Task.detached, a callback on another queue) while
             """))
-        // Tests running in parallel may be named too.
-        #expect(warning.contains(name))
     }
 
     @Test(.timeLimit(.minutes(1)))
     func aTestContainerResolvedFromOutsideAnyTestAfterItsTestEnded() async throws {
-        _ = RunEnd.takeWarnings()
         let leaked = try await containerOfAnEndedTestCase()
         let name = runningTestName()
 
         _ = try await Task.detached { try leaked.resolve(Cart.self) }.value
 
-        #expect(RunEnd.takeWarnings() == [
+        #expect(takeWarnings(naming: name) == [
             endedContainerMessage(
                 madeFor: name, by: "`.testContainer`",
                 "by code still running after it (an unawaited task, a callback, a stored reference)")
         ])
+    }
+
+    @Test func aFallbackInATestWithoutAContainerOfItsOwnIsFine() throws {
+        TestIdentification.install()
+        // Installs the hook, in this test…
+        _ = TestContainer(base: makeAppContainer())
+        // …and falls back in another, which has no test container: no failure, and no warning.
+        let legacy = "AppTests.LegacyTests/usesTheSharedContainer()"
+        RunningTests.$bound.withValue(TestRun(name: legacy)) {
+            Container.onSharedFallback?(makeAppContainer())
+        }
+        #expect(takeWarnings(naming: legacy) == [])
+    }
+
+    @Test(.testContainer { makeAppContainer() })
+    func aFallbackToATestContainerMadeShared() throws {
+        // A test that made a test container the shared one says so: no failure, and no warning.
+        Container.onSharedFallback?(try #require(TestContainer.current))
+        #expect(takeWarnings(naming: runningTestName()) == [])
+    }
+
+    @Test func aLayerTheTestItselfPushedIsFine() throws {
+        TestIdentification.install()
+        let shared = TestContainer(base: makeAppContainer())
+        shared.pushLayer("mine")
+        _ = try shared.resolve(Cart.self)
+        shared.popLayer()
+        // No failure, and no warning.
+        #expect(takeWarnings(naming: runningTestName()) == [])
     }
 }

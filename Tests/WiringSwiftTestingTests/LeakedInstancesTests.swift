@@ -52,6 +52,7 @@ private func makeLeakyApp() -> Container {
 @Suite struct LeakedInstancesTests {
     @Test func aModelKeptByARetainCycleIsReportedWithItsPath() throws {
         let test = TestContainer(base: makeLeakyApp())
+        test.isTrackingLeaks = true                     // on by default in debug builds only
         do { _ = try test.resolve(KScreen.self) }
         let leaked = test.leakedInstances()
         #expect(leaked.map(\.key) == [ServiceKey(KLeakyModel.self)])
@@ -68,6 +69,7 @@ private func makeLeakyApp() -> Container {
 
     @Test func aCleanlyReleasedGraphReportsNothing() throws {
         let test = TestContainer(base: makeLeakyApp())
+        test.isTrackingLeaks = true                     // on by default in debug builds only
         do { _ = try test.resolve(KCleanScreen.self) }
         #expect(test.leakedInstances().isEmpty)
         assertNoLeakedInstances(test)
@@ -75,12 +77,14 @@ private func makeLeakyApp() -> Container {
 
     @Test func whatAKeptInstanceHoldsIsNoLeak() throws {
         let test = TestContainer(base: makeLeakyApp())
+        test.isTrackingLeaks = true                     // on by default in debug builds only
         do { _ = try test.resolve(KHolder.self) }
         #expect(test.leakedInstances().isEmpty, "the .container holder keeps its session")
     }
 
     @Test func whatTheTestStillHoldsIsListedUntilItLetsGo() throws {
         let test = TestContainer(base: makeLeakyApp())
+        test.isTrackingLeaks = true                     // on by default in debug builds only
         var screen: KCleanScreen? = try test.resolve(KCleanScreen.self)
         #expect(test.leakedInstances().count == 2)
         withExtendedLifetime(screen) {}

@@ -159,11 +159,20 @@ import WiringTestHelpers
             return Database()
         }
         .scope(.container)
+        // Checked before anything is kept: the check makes its own instances, and keeps none.
+        assertScope(Database.self, is: .container, in: container)
+        let madeByCheck = made.withLock { $0 }
+        #expect(madeByCheck > 0)
+        let first = try container.resolve(Database.self)
+        #expect(made.withLock { $0 } == madeByCheck + 1, "the first resolve after the check found an instance kept")
+        #expect(try container.resolve(Database.self) === first)
+    }
+
+    @Test func leavesTheInstanceAContainerKeptAlone() throws {
+        let container = Container()
+        container.register(Database.self) { _ in Database() }.scope(.container)
         let first = try container.resolve(Database.self)
         assertScope(Database.self, is: .container, in: container)
         #expect(try container.resolve(Database.self) === first)
-        let madeByCheck = made.withLock { $0 } - 1
-        #expect(madeByCheck > 0)          // the check made its own instances…
-        #expect(try container.resolve(Database.self) === first)   // …and left the container's alone
     }
 }

@@ -80,6 +80,42 @@ import WiringTestSupport
         #expect(test.explain(Clock.self).answer?.site == nil)
     }
 
+    @Test func aKeyWithRuntimeArgumentsIsExplainedAsAResolveWithThoseArgumentsWouldFindIt() throws {
+        final class Greeter {
+            let greeting: String
+            init(greeting: String) { self.greeting = greeting }
+        }
+        let base = makeBase()
+        base.register(Greeter.self) { (_, name: String) in Greeter(greeting: "hello \(name)") }
+        let registeredLine = #line - 1
+        let test = TestContainer(base: base)
+        test.override(Greeter.self) { (_, name: String) in Greeter(greeting: "fake \(name)") }
+        let overrideLine = #line - 1
+        let key = ServiceKey(Greeter.self, arguments: String.self)
+
+        let explanation = test.explain(key, as: Greeter.self)
+        #expect(explanation.key == key)
+        #expect(explanation.description.components(separatedBy: "\n") == [
+            "Greeter (arguments: String): answered by the override in layer \"test\" at \(file):\(overrideLine) (.transient)",
+            "  shadows the registration in the base at \(file):\(registeredLine) (.transient)",
+            "  instance: .transient makes a new one on every resolve",
+        ])
+
+        // Without its arguments, or with others, nothing answers; the near misses name what a
+        // resolve with the arguments would use (the override), and the arguments to pass.
+        for other in [ServiceKey(Greeter.self), ServiceKey(Greeter.self, arguments: Int.self)] {
+            let missed = test.explain(other, as: Greeter.self)
+            #expect(missed.answer == nil, "\(other)")
+            #expect(missed.nearMisses.count == 2, "\(missed)")
+            #expect(missed.nearMisses.first == "registered: Greeter (arguments: String) at \(file):\(overrideLine)")
+            #expect(
+                missed.nearMisses.last?.hasPrefix("fix: Greeter is registered to take the runtime arguments (String)")
+                    == true, "\(missed)")
+        }
+        // Explaining resolved nothing.
+        #expect(test.trace.roots.isEmpty)
+    }
+
     @Test func explainingResolvesNothing() {
         let test = TestContainer(base: makeBase())
         _ = test.explain(Payments.self)

@@ -20,7 +20,9 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         for index in 0..<8 { base.register(Kept.self, name: "\(index)") { _ in Kept() }.scope(.container) }
         let test = TestContainer(base: base)
         let deadline = Date().addingTimeInterval(1)
-        DispatchQueue.concurrentPerform(iterations: 12) { thread in
+        // 12 threads of their own, running at once whatever the core count (`concurrentPerform`
+        // runs as many as there are cores).
+        let finished = raceThreads(12) { thread in
             while Date() < deadline {
                 if thread == 0 {
                     test.pushLayer("x")
@@ -30,19 +32,21 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
                 }
             }
         }
+        guard finished else { return "the threads did not finish in time (a deadlock?)" }
         return "\(try test.resolveAll(Kept.self).count)"
     },
     "resolve-all-in-parallel-with-overrides": {
         let base = Container()
         for index in 0..<8 { base.register(Kept.self, name: "\(index)") { _ in Kept() }.scope(.container) }
         let test = TestContainer(base: base)
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        let finished = raceThreads(8) { index in
             for _ in 0..<200 {
                 test.withOverrides({ $0.override(Kept.self, name: "\(index)") { _ in Kept() } }) {
                     _ = try? test.resolveAll(Kept.self)
                 }
             }
         }
+        guard finished else { return "the threads did not finish in time (a deadlock?)" }
         return "\(try test.resolveAll(Kept.self).count)"
     },
     "scope-changed-after-caching": {

@@ -150,9 +150,13 @@ func makeUploadContainer() -> Container {
 
     /// A `@Sendable` factory, as every existing call passes, is still taken as it is.
     @Test func aSendableFactoryStillWorks() throws {
+        final class StubNetworkClient: NetworkClient, Sendable {
+            func send(_ request: String) -> String { "stubbed" }
+        }
         let test = TestContainer(base: makeUploadContainer())
-        let makeClient: @Sendable (any Resolver) throws -> any NetworkClient = { _ in LiveNetworkClient() }
+        let makeClient: @Sendable (any Resolver) throws -> any NetworkClient = { _ in StubNetworkClient() }
         test.override(NetworkClient.self, factory: makeClient)
-        #expect(try test.resolve(NetworkClient.self) is LiveNetworkClient)
+        #expect(try test.resolve(NetworkClient.self) is StubNetworkClient)
+        #expect(try test.resolve(Uploader.self).upload("notes.txt") == "stubbed")
     }
 }

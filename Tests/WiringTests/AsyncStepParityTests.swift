@@ -57,17 +57,40 @@ struct AsyncStepParityTests {
         #expect(try await container.async.resolve(Node.self) === node)
     }
 
-    @Test func anAsyncGraphInstanceIsSharedWithSynchronousStepsOfTheSameResolve() async throws {
-        final class Pair {
-            let first: Node, second: Node
-            init(first: Node, second: Node) { (self.first, self.second) = (first, second) }
+    /// One `.graph` instance per resolve, whichever path made it: an awaited step and a
+    /// synchronous step of the same async resolve (a plain factory it runs) get the same one,
+    /// whether the instance's own factory is async or plain.
+    @Test(arguments: [true, false])
+    func aGraphInstanceIsSharedBetweenTheAsyncAndSynchronousStepsOfOneResolve(nodeFactoryIsAsync: Bool) async throws {
+        final class Holder {
+            let node: Node
+            init(node: Node) { self.node = node }
         }
+        final class Pair {
+            let awaited: Node, fromSynchronousStep: Node
+            init(awaited: Node, fromSynchronousStep: Node) {
+                (self.awaited, self.fromSynchronousStep) = (awaited, fromSynchronousStep)
+            }
+        }
+        let made = Counter()
         let container = Container()
-        container.registerAsync(Node.self) { _ in Node() }.scope(.graph)
-        container.registerAsync(Pair.self) { r in try await Pair(first: r.resolve(), second: r.resolve()) }
+        if nodeFactoryIsAsync {
+            container.registerAsync(Node.self) { _ in made.increment(); return Node() }.scope(.graph)
+        } else {
+            container.register(Node.self) { _ in made.increment(); return Node() }.scope(.graph)
+        }
+        // A synchronous step: its factory resolves Node without `await`.
+        container.register(Holder.self) { r in try Holder(node: r.resolve()) }
+        container.registerAsync(Pair.self) { r in
+            let awaited: Node = try await r.resolve()
+            let holder: Holder = try await r.resolve()
+            return Pair(awaited: awaited, fromSynchronousStep: holder.node)
+        }
         let pair = try await container.async.resolve(Pair.self)
-        #expect(pair.first === pair.second)
-        #expect(try await container.async.resolve(Pair.self).first !== pair.first)
+        #expect(pair.awaited === pair.fromSynchronousStep)
+        #expect(made.value == 1)
+        #expect(try await container.async.resolve(Pair.self).awaited !== pair.awaited, "a new resolve, a new instance")
+        #expect(made.value == 2)
     }
 
     @Test func anOptionalOfAnAsyncServiceIsAwaited() async throws {

@@ -5,23 +5,37 @@ import WiringTestHelpers
 
 @Suite("Thread safety")
 struct ConcurrencyTests {
-    @Test func concurrentRegisterAndResolveFromManyTasks() async throws {
+    /// 8 threads, released together, each registering 100 services while resolving them, a
+    /// singleton and the whole list: no resolve fails or answers another's registration.
+    @Test func concurrentRegisterAndResolveFromManyThreads() async throws {
+        let leavesMade = LockedCounter()
         let container = Container()
-        container.register(Leaf.self) { _ in Leaf() }.scope(.container)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    for i in 0..<200 {
-                        container.register(Animal.self, name: "\(task)-\(i)") { _ in Cat(name: "\(i)") }
-                        _ = try container.resolve(Leaf.self)
-                        #expect(try container.resolve(Animal.self, name: "\(task)-\(i)").name == "\(i)")
-                        _ = try container.resolveAll(Animal.self)
-                    }
+        container.register(Leaf.self) { _ in
+            leavesMade.increment()
+            return Leaf()
+        }.scope(.container)
+        let failures = LockedCounter()
+        let wrongAnswers = LockedCounter()
+        let leaves = IdentityCollector()
+        let finished = await raceThreadsAsync(8) { thread in
+            for i in 0..<100 {
+                container.register(Animal.self, name: "\(thread)-\(i)") { _ in Cat(name: "\(i)") }
+                do {
+                    leaves.insert(try container.resolve(Leaf.self))
+                    if try container.resolve(Animal.self, name: "\(thread)-\(i)").name != "\(i)" { wrongAnswers.increment() }
+                    _ = try container.resolveAll(Animal.self)
+                } catch {
+                    failures.increment()
                 }
             }
-            try await group.waitForAll()
         }
-        #expect(container.registeredKeys.count == 1 + 8 * 200)
+        try #require(finished, "the threads did not finish in time (a deadlock?)")
+        #expect(failures.value == 0)
+        #expect(wrongAnswers.value == 0)
+        #expect(leavesMade.value == 1)
+        #expect(leaves.distinctCount == 1)
+        #expect(container.registeredKeys.count == 1 + 8 * 100)
+        #expect(try container.resolveAll(Animal.self).count == 8 * 100)
     }
 
     /// A singleton and the singleton it depends on, each made once per container however many
@@ -121,21 +135,31 @@ struct ConcurrencyTests {
         }
     }
 
+    /// 8 threads, released together, resolving a `.weak` and a custom-scope service while
+    /// resetting that scope: no resolve fails, none deadlocks, and the scope still shares.
     @Test func weakAndCustomScopesUnderContention() async throws {
         let container = Container()
         container.register(Leaf.self) { _ in Leaf() }.scope(.weak)
         container.register(Cat.self) { _ in Cat() }.scope(.session)
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    for _ in 0..<200 {
-                        _ = try? container.resolve(Leaf.self)
-                        _ = try? container.resolve(Cat.self)
-                        container.resetScope(.session)
-                    }
+        let failures = LockedCounter()
+        let finished = await raceThreadsAsync(8) { _ in
+            for _ in 0..<200 {
+                do {
+                    _ = try container.resolve(Leaf.self)
+                    _ = try container.resolve(Cat.self)
+                } catch {
+                    failures.increment()
                 }
+                container.resetScope(.session)
             }
         }
-        #expect(try container.resolve(Cat.self) === container.resolve(Cat.self))
+        try #require(finished, "the threads did not finish in time (a deadlock?)")
+        #expect(failures.value == 0)
+        let cat = try container.resolve(Cat.self)
+        #expect(try container.resolve(Cat.self) === cat)
+        container.resetScope(.session)
+        #expect(try container.resolve(Cat.self) !== cat)
+        let held = try container.resolve(Leaf.self)
+        #expect(try container.resolve(Leaf.self) === held)
     }
 }

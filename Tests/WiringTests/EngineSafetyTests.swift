@@ -71,32 +71,61 @@ private struct HookFailure: Error, CustomStringConvertible {
 
 @Suite("Engine safety: publication, hooks, lifetimes")
 struct EngineSafetyTests {
-    @Test func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun() async throws {
-        for _ in 0..<20 {
+    /// Two singletons whose hooks resolve each other: 8 threads, released together, asking
+    /// for one or the other, in each of 20 fresh containers, never see one before its hook ran,
+    /// and are all handed the same one of each.
+    ///
+    /// What the factories run is not counted: when two threads each start one of the two, the
+    /// resolution that would close the wait cycle backs off, drops what it made and starts again
+    /// (see `Creations`), so a factory may run several times; only one instance is handed out.
+    @Test(arguments: FactorySpeed.allCases)
+    func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun(speed: FactorySpeed) async throws {
+        try await rounds(20) { round in
             let container = Container()
             container.register(Hooked.self) { _ in Hooked() }
                 .scope(.container)
                 .initCompleted { r, hooked in
-                    usleep(1_000)
+                    speed.work()
                     hooked.partner = try r.resolve(Partner.self)
                 }
             container.register(Partner.self) { _ in Partner() }
                 .scope(.container)
                 .initCompleted { r, partner in
-                    usleep(1_000)
+                    speed.work()
                     partner.hooked = try r.resolve(Hooked.self)
                 }
             let halfBuilt = LockedCounter()
+            let failures = LockedCounter()
+            let hookeds = IdentityCollector()
+            let partners = IdentityCollector()
             let finished = await raceThreadsAsync(8) { index in
-                if index.isMultiple(of: 2) {
-                    if (try? container.resolve(Hooked.self))?.partner == nil { halfBuilt.increment() }
-                } else {
-                    if (try? container.resolve(Partner.self))?.hooked == nil { halfBuilt.increment() }
+                do {
+                    if index.isMultiple(of: 2) {
+                        let hooked = try container.resolve(Hooked.self)
+                        if hooked.partner == nil { halfBuilt.increment() }
+                        hookeds.insert(hooked)
+                    } else {
+                        let partner = try container.resolve(Partner.self)
+                        if partner.hooked == nil { halfBuilt.increment() }
+                        partners.insert(partner)
+                    }
+                } catch {
+                    failures.increment()
                 }
             }
-            try #require(finished, "the threads did not finish in time (a deadlock?)")
-            #expect(halfBuilt.value == 0)
-            #expect(try container.resolve(Hooked.self).partner === container.resolve(Partner.self))
+            try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(halfBuilt.value == 0, "round \(round): \(halfBuilt.value) threads saw an instance before its hook ran")
+            try #require(
+                hookeds.distinctCount == 1 && partners.distinctCount == 1,
+                "round \(round): handed out \(hookeds.distinctCount) Hooked and \(partners.distinctCount) Partners, not one of each")
+            let hooked = try container.resolve(Hooked.self)
+            let partner = try container.resolve(Partner.self)
+            hookeds.insert(hooked)
+            partners.insert(partner)
+            try #require(hookeds.distinctCount == 1 && partners.distinctCount == 1, "round \(round): a later resolve gave another")
+            #expect(hooked.partner === partner)
+            #expect(partner.hooked === hooked)
         }
     }
 
@@ -288,12 +317,15 @@ struct EngineSafetyTests {
         container.register(Leaf.self) { _ in Leaf() }
         let started = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let results = LockedBox<[Bool]>([])
+        let resolved = LockedCounter()
+        let failed = LockedCounter()
         container.register(Holder.self) { r in
             let resolver = UncheckedBox(r)
             Thread {
                 started.signal()
-                for _ in 0..<200 { results.set(results.get() + [(try? resolver.value.resolve(Leaf.self)) != nil]) }
+                for _ in 0..<200 {
+                    if (try? resolver.value.resolve(Leaf.self)) != nil { resolved.increment() } else { failed.increment() }
+                }
                 finished.signal()
             }.start()
             // Bounded: if the thread never starts, `finished` below fails the test.
@@ -302,7 +334,8 @@ struct EngineSafetyTests {
         }
         let holder = try container.resolve(Holder.self)
         #expect(finished.wait(timeout: .now() + 10) == .success)
-        #expect(results.get().allSatisfy { $0 })
+        #expect(resolved.value == 200)
+        #expect(failed.value == 0)
         #expect(try holder.resolver.resolve(Leaf.self) !== holder.resolver.resolve(Leaf.self))
     }
 

@@ -187,25 +187,44 @@ struct UserSession {
         #expect(second === first)
     }
 
-    @Test func anAsyncKeptScopeKeepsOneInstancePerArgumentsUnderContention() async throws {
-        let made = LockedCounter()
-        let container = Container()
-        container.registerAsync(RateLimiter.self) { (_, user: String) in
-            made.increment()
-            try await Task.sleep(nanoseconds: 2_000_000)
-            return RateLimiter(userID: user)
-        }
-        .scope(.container)
-        let limiters = try await withThrowingTaskGroup(of: RateLimiter.self) { group in
-            for index in 0..<40 {
-                group.addTask { try await container.async.resolve(RateLimiter.self, arguments: "u\(index % 4)") }
+    /// An async kept scope makes one instance per argument value however many tasks await it at
+    /// once: 8 threads, released together, each awaiting one of 4 users' instance from a task of
+    /// its own (two per user), in each of 40 fresh containers (fewer than `FactorySpeed.rounds`:
+    /// `wiring-stress` races this shape harder).
+    @Test(arguments: FactorySpeed.allCases)
+    func anAsyncKeptScopeKeepsOneInstancePerArgumentsUnderContention(speed: FactorySpeed) async throws {
+        let users = (0..<4).map { "u\($0)" }
+        try await rounds(40) { round in
+            let made = users.map { _ in LockedCounter() }
+            let container = Container()
+            container.registerAsync(RateLimiter.self) { (_, user: String) in
+                made[users.firstIndex(of: user)!].increment()
+                await speed.asyncWork()
+                return RateLimiter(userID: user)
             }
-            return try await group.reduce(into: [RateLimiter]()) { $0.append($1) }
-        }
-        #expect(made.value == 4)
-        #expect(Set(limiters.map { ObjectIdentifier($0) }).count == 4)
-        for limiter in limiters {
-            #expect(try await container.async.resolve(RateLimiter.self, arguments: limiter.userID) === limiter)
+            .scope(.container)
+            let seen = users.map { _ in IdentityCollector() }
+            let failures = LockedCounter()
+            let wrongUser = LockedCounter()
+            let finished = await raceThreadsAsync(8) { index in
+                let user = index % users.count
+                awaitOnThisThread {
+                    if let limiter = try? await container.async.resolve(RateLimiter.self, arguments: users[user]) {
+                        if limiter.userID != users[user] { wrongUser.increment() }
+                        seen[user].insert(limiter)
+                    } else {
+                        failures.increment()
+                    }
+                }
+            }
+            try #require(finished, "round \(round): the tasks did not finish in time (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(wrongUser.value == 0, "round \(round): \(wrongUser.value) resolves got another user's instance")
+            try #require(
+                made.map(\.value) == [1, 1, 1, 1], "round \(round): made per user \(made.map(\.value)), not once each")
+            try #require(
+                seen.map(\.distinctCount) == [1, 1, 1, 1],
+                "round \(round): instances per user \(seen.map(\.distinctCount)), not one each")
         }
     }
 

@@ -76,8 +76,12 @@ struct RegistrationTests {
         // distinct arguments keeps a user's rate limiter from answering another user.
         let container = Container()
         container.register(Animal.self) { (_, name: String) in Cat(name: name) }.scope(.container)
-        #expect(try container.resolve(Animal.self, arguments: "first").name == "first")
-        #expect(try container.resolve(Animal.self, arguments: "second").name == "second")
+        let first = try container.resolve(Animal.self, arguments: "first")
+        let second = try container.resolve(Animal.self, arguments: "second")
+        #expect(first.name == "first")
+        #expect(second.name == "second")
+        #expect(try container.resolve(Animal.self, arguments: "first") === first)
+        #expect(try container.resolve(Animal.self, arguments: "second") === second)
     }
 
     @Test func aTupleArgumentIsNotTwoArguments() throws {

@@ -51,8 +51,38 @@ struct ScopeTests {
     @Test func argumentRegistrationsAreTransientByDefault() throws {
         let container = Container()
         container.register(Animal.self) { (_, name: String) in Cat(name: name) }
-        #expect(try container.resolve(Animal.self, arguments: "a").name == "a")
+        let a = try container.resolve(Animal.self, arguments: "a")
+        #expect(a.name == "a")
         #expect(try container.resolve(Animal.self, arguments: "b").name == "b")
+        // The same arguments again: a new instance all the same.
+        let again = try container.resolve(Animal.self, arguments: "a")
+        #expect(again.name == "a")
+        #expect(again !== a)
+    }
+
+    /// A kept scope with runtime arguments keeps one instance per distinct (Hashable) argument
+    /// values: the same arguments give the same instance, different ones another.
+    @Test(arguments: [Scope.container, .session])
+    func aKeptScopeWithArgumentsKeepsOneInstancePerArgumentValues(scope: Scope) throws {
+        let made = Counter()
+        let container = Container()
+        container.register(Animal.self) { (_, name: String, age: Int) in
+            made.increment()
+            return Cat(name: "\(name) \(age)")
+        }
+        .scope(scope)
+        let rex3 = try container.resolve(Animal.self, arguments: "Rex", 3)
+        #expect(rex3.name == "Rex 3")
+        #expect(try container.resolve(Animal.self, arguments: "Rex", 3) === rex3)
+        let rex4 = try container.resolve(Animal.self, arguments: "Rex", 4)
+        let fido3 = try container.resolve(Animal.self, arguments: "Fido", 3)
+        #expect(rex4.name == "Rex 4")
+        #expect(fido3.name == "Fido 3")
+        #expect(rex4 !== rex3)
+        #expect(fido3 !== rex3)
+        #expect(try container.resolve(Animal.self, arguments: "Rex", 4) === rex4)
+        #expect(try container.resolve(Animal.self, arguments: "Rex", 3) === rex3)
+        #expect(made.value == 3)
     }
 
     @Test func containerScopeIsASingletonSharedWithChildren() throws {
@@ -65,15 +95,21 @@ struct ScopeTests {
     }
 
     @Test func weakScopeSharesWhileHeldAndReleasesAfterwards() throws {
+        let made = Counter()
         let container = Container()
-        container.register(Leaf.self) { _ in Leaf() }.scope(.weak)
+        container.register(Leaf.self) { _ in made.increment(); return Leaf() }.scope(.weak)
         var held: Leaf? = try container.resolve(Leaf.self)
         #expect(try container.resolve(Leaf.self) === held)
+        #expect(made.value == 1, "shared while held")
         weak let released = held
         held = nil
-        #expect(released == nil)
+        #expect(released == nil, "the container does not keep it")
+        // Released, it is made again: the freed one cannot be compared with (it is nil, and its
+        // address may be reused), so the factory counts.
         let fresh = try container.resolve(Leaf.self)
-        #expect(fresh !== released)
+        #expect(made.value == 2, "made again once nothing held it")
+        #expect(try container.resolve(Leaf.self) === fresh)
+        #expect(made.value == 2)
     }
 
     @Test func weakScopeRejectsValueTypesWithAnError() throws {

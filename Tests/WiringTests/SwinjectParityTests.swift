@@ -281,6 +281,42 @@ struct LazyWithArgumentsTests {
         #expect(try rex.value.age == 3)
     }
 
+    @Test func aProviderAndALazyMadeByHandWithANameResolveFromTheirResolver() throws {
+        let made = Counter()
+        let container = Container()
+        container.register(Hound.self) { _ in Hound(name: "Plain") }
+        container.register(Hound.self, name: "rex") { _ in
+            made.increment()
+            return Hound(name: "Rex")
+        }
+
+        let provider = Provider<Hound>(container, name: "rex")
+        #expect(provider.name == "rex")
+        #expect(made.value == 0, "nothing resolved until called")
+        let first = try provider()
+        let second = try provider()
+        #expect(first.name == "Rex")
+        #expect(second !== first, "each call a new resolve")
+        #expect(made.value == 2)
+        #expect(try Provider<Hound>(container)().name == "Plain")
+        #expect(Provider<Hound>(container).name == nil)
+
+        let lazy = Lazy<Hound>(container, name: "rex")
+        #expect(!lazy.isResolved)
+        #expect(made.value == 2, "nothing resolved until used")
+        let value = try lazy.value
+        #expect(value.name == "Rex")
+        #expect(try lazy() === value, "resolved once, then kept")
+        #expect(made.value == 3)
+        #expect(try Lazy<Hound>(container).value.name == "Plain")
+
+        // A name nothing is registered under fails on use, naming it.
+        let error = try #require(throws: ResolutionError.self) { try Lazy<Hound>(container, name: "fido").value }
+        #expect(error.identifier == "not-registered")
+        #expect(error.key == ServiceKey(Hound.self, name: "fido"))
+        #expect(throws: ResolutionError.self) { try Provider<Hound>(container, name: "fido")() }
+    }
+
     @Test func aMissingRegistrationFailsOnUseNamingTheService() throws {
         let container = Container()
         container.register(Hound.self) { (_, name: String) in Hound(name: name) }
@@ -418,6 +454,35 @@ struct RegistrationBehaviorTests {
         let keys = Recorder<ServiceKey>()
         _ = Container(behaviors: [Catalogue(keys: keys)], modules: [Bones()])
         #expect(keys.values == [ServiceKey(Bone.self), ServiceKey(Hound.self), ServiceKey(Animal.self)])
+    }
+
+    @Test func aBehaviorAddedLaterIsToldOnlyOfLaterRegistrationsOfItsContainer() throws {
+        struct Catalogue: RegistrationBehavior {
+            let added: Recorder<String>
+            let updated: Recorder<String>
+            func container<Service>(_ container: Container, didRegister registration: Registration<Service>, info: RegistrationInfo) {
+                added.append("\(info.key) [\(info.scope)]")
+            }
+            func container(_ container: Container, didUpdate info: RegistrationInfo) {
+                updated.append("\(info.key) [\(info.scope)]")
+            }
+        }
+        let container = Container()
+        container.register(Bone.self) { _ in Bone() }.scope(.container)
+        container.register(Hound.self) { _ in Hound() }
+        let child = Container(parent: container)
+        let added = Recorder<String>()
+        let updated = Recorder<String>()
+        container.addBehavior(Catalogue(added: added, updated: updated))
+
+        #expect(added.values.isEmpty, "not told of the registrations that were there before")
+        container.register(Hound.self, name: "rex") { (_, age: Int) in Hound(age: age) }.scope(.container)
+        child.register(Chewer.self) { r in try Chewer(bone: r.resolve()) }
+        #expect(added.values == [#"Hound (name: "rex", arguments: Int) [.transient]"#], "a child's are not its own")
+        #expect(updated.values == [#"Hound (name: "rex", arguments: Int) [.container]"#])
+        // The registrations made before still resolve as they were.
+        #expect(try container.resolve(Bone.self) === container.resolve(Bone.self))
+        #expect(try container.resolve(Hound.self, name: "rex", arguments: 4).age == 4)
     }
 
     @Test func itRunsOnTheRegisteringThreadOutsideTheLock() throws {

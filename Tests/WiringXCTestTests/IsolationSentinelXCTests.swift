@@ -11,14 +11,11 @@ import XCTest
 // `Container.injectionResolver` calls (the real path runs in child processes).
 
 final class IsolationSentinelXCTests: FailureCapturingTestCase {
-    /// A test container a test made and kept for the next one, which it should not have.
-    private static let kept = Locked<TestContainer?>(nil)
-
-    /// Runs `body` on another thread, and waits for it.
+    /// Runs `body` on another thread, and waits for it (failing the test if it takes 30 s).
     private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group, execute: body)
-        group.wait()
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "the other thread did not finish within 30 s")
     }
 
     func testAFallbackToTheSharedContainerOnAnotherQueueFailsTheTest() {
@@ -55,37 +52,51 @@ final class IsolationSentinelXCTests: FailureCapturingTestCase {
             pops it at teardown), or use `test.withOverrides({ layer in … }) { … }`, whose layer only the test's own task sees
             """
         ])
+        // Popped, it is left to no one (a layer left pushed is an `unbalanced-push` warning at the end of the run).
+        shared.popLayer()
     }
 
-    func testALayerPushedWithPushLayerOnIsPoppedBeforeTheNextTest() throws {
+    func testALayerPushedWithPushLayerOnIsPoppedAtTeardownWithTheLayersAboveIt() throws {
         let shared = TestContainer(base: makeAppContainer())
-        pushLayer("mine", on: shared)
-        _ = try shared.resolve(Cart.self)
-    }
-
-    // The next two run in this order (XCTest sorts a class's tests by name).
-
-    func testKeptContainer1IsMadeAndKept() throws {
-        let test = makeTestContainer(base: makeAppContainer())
-        _ = try test.resolve(Cart.self)
-        Self.kept.withLock { $0 = test }
-    }
-
-    func testKeptContainer2IsResolvedFromByTheNextTest() throws {
-        guard let kept = Self.kept.withLock({ $0 }) else {
-            throw XCTSkip("runs after testKeptContainer1IsMadeAndKept")
+        shared.pushLayer("below")
+        // Teardown blocks run last added, first run: this one runs after the pop it checks. The
+        // layer pushed before is left; the one pushed directly above is popped with it.
+        addTeardownBlock {
+            XCTAssertEqual(shared.layerNames, ["below"], "pushLayer(_:on:) did not pop its layer at teardown")
+            XCTAssertEqual(try shared.resolve(Network.self).label, "live", "the next test would see the layer's override")
+            shared.popLayer()
         }
-        defer { Self.kept.withLock { $0 = nil } }
+        pushLayer("mine", on: shared).override(Network.self) { _ in FakeNetwork(label: "mine") }
+        shared.pushLayer("above")
+        XCTAssertEqual(shared.layerNames, ["below", "mine", "above"])
+        XCTAssertEqual(try shared.resolve(Network.self).label, "mine")
+    }
 
+    /// A test container made for a test that has ended (simulated here: the real path, across
+    /// two XCTest tests, runs in a child process, see ChildRunTests) fails the test resolving
+    /// from it, and only once that test ended.
+    func testAContainerResolvedFromAfterItsTestEndedFailsTheTestResolving() throws {
+        TestIdentification.install()
+        _ = TestIdentification.run(for: self)
+        let owner = TestRun(name: "KeptTests.testKeeps")
+        let kept = TestContainer(base: makeAppContainer())
+        kept.declareMade(for: owner, by: "`makeTestContainer(base:)`")
+        try RunningTests.$bound.withValue(owner) { _ = try kept.resolve(Cart.self) }
+
+        let whileRunning = captureFailures { _ = try? kept.resolve(Cart.self) }
+        XCTAssertEqual(whileRunning.map(\.message), [], "the owner is still running: nothing to report yet")
+
+        owner.end()
         let failures = captureFailures { _ = try? kept.resolve(Cart.self) }
 
-        let owner = "IsolationSentinelXCTests.testKeptContainer1IsMadeAndKept"
         XCTAssertEqual(failures.map(\.message), [
             """
-            ended-test-container: the test container `makeTestContainer(base:)` made for \(owner) was resolved from \
-            after \(owner) ended, during \(name)
+            ended-test-container: the test container `makeTestContainer(base:)` made for KeptTests.testKeeps was \
+            resolved from after KeptTests.testKeeps ended, during \(name)
               fix: finish the test's work before it ends (await or cancel its tasks), and give each test a container of its own
             """
         ])
+        // Told once a test.
+        XCTAssertEqual(captureFailures { _ = try? kept.resolve(Cart.self) }.map(\.message), [])
     }
 }

@@ -26,6 +26,7 @@ final class LeakedInstancesXCTests: FailureCapturingTestCase {
 
     func testALeakedModelFailsNamingItsPath() throws {
         let test = makeTestContainer(base: makeApp())
+        test.isTrackingLeaks = true
         do { _ = try test.resolve(XLeakyModel.self) }
         let line = #line + 1
         let failures = captureFailures { assertNoLeakedInstances(test) }
@@ -39,6 +40,7 @@ final class LeakedInstancesXCTests: FailureCapturingTestCase {
 
     func testACleanlyReleasedModelPasses() throws {
         let test = makeTestContainer(base: makeApp())
+        test.isTrackingLeaks = true
         do { _ = try test.resolve(XCleanModel.self) }
         assertNoLeakedInstances(test)
     }

@@ -1,31 +1,69 @@
 import Wiring
 
-/// Every object a test container's resolutions made, held weakly, with the resolution path that
-/// made it: what `leakedInstances()` looks through.
+/// Every object a test container's resolutions made, held weakly, with the resolution steps that
+/// made it: what `leakedInstances()` looks through. Noting costs a weak reference per object;
+/// the path and the class name are worked out only for objects still alive when asked.
 final class MadeObjects: Sendable {
-    struct Record {
-        weak var object: AnyObject?
-        /// The keys from the top-level request down to the one that made it.
-        let path: [ServiceKey]
-        /// The object's class, named as the trace names types.
-        let typeName: String
-    }
+    /// The keys and parents of one resolution's steps, shared by the objects it made.
+    final class Steps: Sendable {
+        let keys: [ServiceKey]
+        let parents: [Int]
 
-    private let records = LockedState<[Record]>([])
+        init(keys: [ServiceKey], parents: [Int]) {
+            self.keys = keys
+            self.parents = parents
+        }
 
-    /// Notes the objects a resolution made; they stay notes only while something holds them.
-    func note(_ made: [(object: AnyObject, path: [ServiceKey])]) {
-        guard !made.isEmpty else { return }
-        let new = made.map { Record(object: $0.object, path: $0.path, typeName: typeName(type(of: $0.object))) }
-        records.withLock { records in
-            // Drop notes of objects gone, so that a long test keeps only what lives.
-            if records.count > 1_024 { records.removeAll { $0.object == nil } }
-            records += new
+        /// The keys from the top-level request down to step `index`.
+        func path(to index: Int) -> [ServiceKey] {
+            var path: [ServiceKey] = []
+            var step = index
+            while step >= 0 {
+                path.append(keys[step])
+                step = parents[step]
+            }
+            return path.reversed()
         }
     }
 
-    /// The objects still alive, with what made each, in the order made.
-    var alive: [(object: AnyObject, record: Record)] {
-        records.withLock { records in records.compactMap { record in record.object.map { ($0, record) } } }
+    private struct Record {
+        weak var object: AnyObject?
+        let steps: Steps
+        let step: Int
+    }
+
+    private let records = LockedState<[Record]>([])
+    private let tracking = LockedState(MadeObjects.trackedByDefault)
+
+    /// On in debug builds, where test suites run; off in release builds, where a weak reference
+    /// per object made (which moves its reference counts aside) would triple the cost of a
+    /// recorded resolve.
+    #if DEBUG
+    static let trackedByDefault = true
+    #else
+    static let trackedByDefault = false
+    #endif
+
+    /// Whether objects made from now on are noted.
+    var isTracking: Bool {
+        get { tracking.withLock { $0 } }
+        set { tracking.withLock { $0 = newValue } }
+    }
+
+    /// Notes the objects a resolution made, each with its step among `steps`.
+    func note(_ made: [(object: AnyObject, step: Int)], steps: Steps) {
+        records.withLock { records in
+            // Drop notes of objects gone, so that a long test keeps only what lives.
+            if records.count >= 4_096, records.count.isMultiple(of: 4_096) { records.removeAll { $0.object == nil } }
+            for (object, step) in made { records.append(Record(object: object, steps: steps, step: step)) }
+        }
+    }
+
+    /// The objects still alive, in the order made, each with the path that made it.
+    var alive: [(object: AnyObject, path: [ServiceKey])] {
+        let living = records.withLock { records in
+            records.compactMap { record in record.object.map { (object: $0, steps: record.steps, step: record.step) } }
+        }
+        return living.map { ($0.object, $0.steps.path(to: $0.step)) }
     }
 }

@@ -237,20 +237,20 @@ final class StepLog: @unchecked Sendable {
         return made
     }
 
-    /// The objects the steps made, each with the keys from the top-level request down to the
-    /// step that made it; the log holds them no more.
-    func takeMadeObjects() -> [(object: AnyObject, path: [ServiceKey])] {
-        guard !state.made.isEmpty else { return [] }
+    /// The objects the steps made, each with its step, and the steps' keys and parents, from
+    /// which the path that made each is read only when asked for (see `MadeObjects`); the log
+    /// holds them no more.
+    func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
+        guard !state.made.isEmpty else { return nil }
         defer { state.made.removeAll(keepingCapacity: true) }
-        return state.made.map { made in
-            var path: [ServiceKey] = []
-            var index = made.step
-            while index >= 0 {
-                path.append(key(at: index))
-                index = state.steps[index].parent
-            }
-            return (made.object, path.reversed())
-        }
+        let steps = MadeObjects.Steps(
+            keys: (0..<state.steps.count).map(key(at:)), parents: state.steps.map(\.parent))
+        return (state.made, steps)
+    }
+
+    /// Lets go of the objects the steps made, unnoted.
+    func discardMadeObjects() {
+        if !state.made.isEmpty { state.made.removeAll(keepingCapacity: true) }
     }
 
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
