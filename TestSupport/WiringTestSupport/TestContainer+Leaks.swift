@@ -26,8 +26,8 @@ extension TestContainer {
     /// in debug builds, where test suites run; off in release builds, where the weak reference
     /// kept per object would triple the cost of a recorded resolve. Set it before resolving.
     public var isTrackingLeaks: Bool {
-        get { traces.madeObjects.isTracking }
-        set { traces.madeObjects.isTracking = newValue }
+        get { traces.tracksMadeObjects }
+        set { traces.tracksMadeObjects = newValue }
     }
 
     /// The objects this test container made that are still alive though no scope keeps them,

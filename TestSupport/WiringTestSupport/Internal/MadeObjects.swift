@@ -33,7 +33,6 @@ final class MadeObjects: Sendable {
     }
 
     private let records = LockedState<[Record]>([])
-    private let tracking = LockedState(MadeObjects.trackedByDefault)
 
     /// On in debug builds, where test suites run; off in release builds, where a weak reference
     /// per object made (which moves its reference counts aside) would triple the cost of a
@@ -44,11 +43,6 @@ final class MadeObjects: Sendable {
     static let trackedByDefault = false
     #endif
 
-    /// Whether objects made from now on are noted.
-    var isTracking: Bool {
-        get { tracking.withLock { $0 } }
-        set { tracking.withLock { $0 = newValue } }
-    }
 
     /// Notes the objects a resolution made, each with its step among `steps`.
     func note(_ made: [(object: AnyObject, step: Int)], steps: Steps) {

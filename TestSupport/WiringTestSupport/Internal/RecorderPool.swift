@@ -15,6 +15,8 @@ struct RecorderPool {
     private var remadeSteps: [ObjectIdentifier: [Int: LayerSnapshot.StaleInstance]] = [:]
     /// Whether finished resolutions go into the trace, or only into counts and numbers.
     var isRecording = true
+    /// Whether resolutions note the objects they make, for `leakedInstances()`.
+    var tracksMadeObjects = MadeObjects.trackedByDefault
     /// Set once the trace store has let go of its recorders: none is kept from then on.
     private(set) var isClosed = false
     /// How many instances the finished recorders' steps made, while forgetting each of them

@@ -35,6 +35,13 @@ final class StepLog: @unchecked Sendable {
         case pending, created, cached, sharedInGraph, failed
     }
 
+    /// Whether steps keep the objects they make for ``takeMadeObjects()``; set as the log is
+    /// handed to a resolution.
+    var collectsMadeObjects: Bool {
+        get { state.collectsMade }
+        set { state.collectsMade = newValue }
+    }
+
     /// Everything the log holds, in one stored property: each call below is then one access
     /// of it, checked once, instead of one checked access per field it touches.
     private var state = State()
@@ -94,6 +101,7 @@ final class StepLog: @unchecked Sendable {
         /// The objects steps made, with the step that made each, held until the resolution ends
         /// (see `takeMadeObjects()`).
         var made: [(object: AnyObject, step: Int)] = []
+        var collectsMade = false
 
         /// The size of `recent`, a power of two: more than the registrations of most graphs.
         static let recentSize = 256
@@ -131,7 +139,7 @@ final class StepLog: @unchecked Sendable {
                 return
             }
             guard let object = StepLog.object(in: instance) else { return }
-            if outcome == .created { made.append((object, step)) }
+            if collectsMade, outcome == .created { made.append((object, step)) }
             let objectType = ObjectIdentifier(type(of: object))
             steps[step].objectType = objectType
             steps[step].object = ObjectIdentifier(object)
@@ -246,11 +254,6 @@ final class StepLog: @unchecked Sendable {
         let steps = MadeObjects.Steps(
             keys: (0..<state.steps.count).map(key(at:)), parents: state.steps.map(\.parent))
         return (state.made, steps)
-    }
-
-    /// Lets go of the objects the steps made, unnoted.
-    func discardMadeObjects() {
-        if !state.made.isEmpty { state.made.removeAll(keepingCapacity: true) }
     }
 
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner

@@ -128,11 +128,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     func resolutionEnded() {
         // A deinit of an object released by `end` may resolve again, but with another recorder:
         // this one goes back to the store only below.
-        if !store.madeObjects.isTracking {
-            log.discardMadeObjects()
-        } else if let made = log.takeMadeObjects() {
-            store.madeObjects.note(made.objects, steps: made.steps)
-        }
+        if let made = log.takeMadeObjects() { store.madeObjects.note(made.objects, steps: made.steps) }
         let (isEmpty, hasStoredScopes, madeOnly) = log.endSummarized()
         store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }

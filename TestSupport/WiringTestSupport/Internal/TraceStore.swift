@@ -55,7 +55,9 @@ final class TraceStore: Sendable {
     private func takeRecorder() -> TraceRecorder {
         var outdated: TraceRecorder?
         var current: LayerSnapshot?
+        var tracksMadeObjects = false
         let (ready, findings, test) = layers.withSnapshot { snapshot, recorders, test -> TraceRecorder? in
+            tracksMadeObjects = recorders.tracksMadeObjects
             guard let idle = recorders.takeIdle() else {
                 current = snapshot
                 return nil
@@ -71,13 +73,22 @@ final class TraceStore: Sendable {
         for finding in findings { finding.report() }
         if let ready {
             ready.emptyLog()
+            ready.log.collectsMadeObjects = tracksMadeObjects
             return ready
         }
         // Let go of here, outside the lock: it may hold the last references to registrations,
         // whose release runs code.
         outdated?.detach()
         guard let current else { preconditionFailure("no snapshot for a new recorder") }
-        return TraceRecorder(store: self, snapshot: current, test: test)
+        let recorder = TraceRecorder(store: self, snapshot: current, test: test)
+        recorder.log.collectsMadeObjects = tracksMadeObjects
+        return recorder
+    }
+
+    /// Whether resolutions starting from now note the objects they make (see `MadeObjects`).
+    var tracksMadeObjects: Bool {
+        get { layers.withRecorders { $0.tracksMadeObjects } }
+        set { layers.withRecorders { $0.tracksMadeObjects = newValue } }
     }
 
     /// Takes the recorder of a finished resolution back. Its steps stay as recorded until
