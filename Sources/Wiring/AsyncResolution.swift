@@ -373,8 +373,14 @@ extension Resolution {
         }
         guard let isolated = Self.isolatedFactory(of: found.entry, as: serviceType) else {
             // A synchronous factory: the whole resolution below runs on this thread.
-            return try ResolutionThread.withAsyncResolution(self) {
-                try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+            do {
+                return try ResolutionThread.withAsyncResolution(self) {
+                    try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+                }
+            } catch let error as ResolutionError where error.isMainActorRequired && !MainQueue.isCurrent {
+                // A plain factory that resolves a main-actor one synchronously: run it where that
+                // one can run, as an async resolve promises from anywhere.
+                return try await resolveOnMainActor(key, as: serviceType, found: found, arguments: repeat each arguments)
             }
         }
         var tuple = (repeat each arguments)
@@ -395,6 +401,21 @@ extension Resolution {
             observer.didFail(key, error: error)
             throw error
         }
+    }
+
+    /// Resolves `key` synchronously on the main actor, this resolution lent to it while this
+    /// call waits.
+    nonisolated(nonsending)
+    private func resolveOnMainActor<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup, arguments: repeat each Argument
+    ) async throws -> Service {
+        let call = UncheckedSendable((resolution: self, found: found, arguments: (repeat each arguments)))
+        return try await MainActor.run {
+            let (resolution, found, arguments) = call.value
+            return UncheckedSendable(try ResolutionThread.withAsyncResolution(resolution) {
+                try resolution.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+            })
+        }.value
     }
 
     /// The factory of `entry` if it must be awaited.

@@ -91,6 +91,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         self.origin = origin
     }
 
+    /// Whether a synchronous resolve met a main-actor factory off the main actor.
+    package var isMainActorRequired: Bool {
+        if case .requiresAwait(mainActor: true) = reason { return true }
+        return false
+    }
+
     /// The error a factory threw, if that is what happened.
     public var underlyingError: (any Error)? {
         if case .factoryFailed(let error) = reason { return error }

@@ -16,7 +16,8 @@ public struct LeakedInstance: Sendable, CustomStringConvertible {
     /// `CheckoutViewModel #4 (a CheckoutViewModel), made by Checkout -> CheckoutViewModel, is still alive…`.
     public var description: String {
         let number = instance.map { " #\($0)" } ?? ""
-        return "\(key)\(number) (a \(typeName)), made by \(path.map(\.description).joined(separator: " -> ")), "
+        let article = typeName.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+        return "\(key)\(number) (\(article) \(typeName)), made by \(path.map(\.description).joined(separator: " -> ")), "
             + "is still alive though no scope keeps it"
     }
 }
@@ -49,8 +50,12 @@ extension TestContainer {
         guard !alive.isEmpty else { return [] }
         let layers = self.layers.snapshot().layers + self.layers.ownLayers
         let kept = Reachability.objects(from: layers.flatMap(\.cache.objects))
-        return alive.filter { !kept.contains(ObjectIdentifier($0.object)) }.map { made in
-            let number = traces.withHistory { $0.numbers.number(ofStored: ObjectIdentifier(made.object)) }
+        let leaked = alive.filter { !kept.contains(ObjectIdentifier($0.object)) }
+        guard !leaked.isEmpty else { return [] }
+        let numbers = traces.withHistory { history in
+            leaked.map { history.madeNumbers[ObjectIdentifier($0.object)] }
+        }
+        return zip(leaked, numbers).map { made, number in
             return LeakedInstance(
                 key: made.path.last ?? ServiceKey(AnyObject.self), instance: number, path: made.path,
                 typeName: typeName(type(of: made.object)))

@@ -85,3 +85,20 @@ struct LeakedLayerChildSuite {
         _ = try Self.shared.resolve(Cart.self)
     }
 }
+
+/// A test with a test container of its own, made without any helper of this package's, whose
+/// task falls back to the shared container: the fallback is that test's, not a list of suspects.
+@Suite(.enabled(if: ChildProcess.requestedCase == "swift-testing-fallback"))
+struct FallbackChildSuite {
+    @Test func fallsBackInATaskItCreated() async {
+        Container.shared = makeCoverageApp()                   // as the app's launch code would, before the test's container
+        let test = TestContainer(base: makeCoverageApp())
+        await Task { _ = CartScreen().cart }.value             // not bound to `test`: the app's real dependencies
+        withExtendedLifetime(test) {}
+    }
+
+    @Test func runsAlongsideWithAContainerOfItsOwn() async throws {
+        let test = TestContainer(base: makeCoverageApp())
+        _ = try test.resolve(Cart.self)
+    }
+}

@@ -230,6 +230,21 @@ struct ChildRunTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func inSwiftTestingAFallbackInATestsOwnTaskFailsThatTestAloneWithoutHelpers() throws {
+        let outcome = try ChildProcess.run(
+            "swift-testing-fallback",
+            arguments: ["--testing-library", "swift-testing", "--filter", "FallbackChildSuite"], timeout: 60)
+
+        let test = "WiringSwiftTestingTests.FallbackChildSuite/fallsBackInATaskItCreated()"
+        #expect(!outcome.succeeded, "\(outcome)")
+        #expect(outcome.output.contains(
+            "shared-fallback: Container.shared answered @Injected, @LazyInjected or Container.injectionResolver in \(test), "),
+            "\(outcome)")
+        // Known to be that test's: no list of suspects at the end of the run.
+        #expect(!outcome.output.contains("Wiring isolation sentinel:"), "\(outcome)")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func inSwiftTestingCodeOfNoTestIsAWarningAtTheEnd() throws {
         let outcome = try runSwiftTesting("SentinelChildSuite", case: "swift-testing-sentinel")
 

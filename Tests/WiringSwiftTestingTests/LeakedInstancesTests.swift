@@ -57,12 +57,12 @@ private func makeLeakyApp() -> Container {
         let leaked = test.leakedInstances()
         #expect(leaked.map(\.key) == [ServiceKey(KLeakyModel.self)])
         #expect(leaked.first?.path == [ServiceKey(KScreen.self), ServiceKey(KLeakyModel.self)])
-        #expect(leaked.first?.description == "KLeakyModel (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it")
+        #expect(leaked.first?.description == "KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it")
 
         let failures = expectFailures { assertNoLeakedInstances(test) }
         #expect(failures.first?.message == """
             the test container made 1 instance still alive though no scope keeps them:
-              KLeakyModel (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it
+              KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it
               fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
             """)
     }

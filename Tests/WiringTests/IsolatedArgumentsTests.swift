@@ -228,19 +228,36 @@ struct UserSession {
         }
     }
 
-    @Test func aPlainFactoryThatResolvesAMainActorOneOffTheMainActorSaysToMoveItThere() async throws {
+    @Test func aPlainFactoryThatResolvesAMainActorOneOffTheMainActorSaysToMoveItThere() throws {
         final class Screen: @unchecked Sendable {
             init(model: ProductViewModel) {}
         }
         let container = appContainer()
         container.register(Screen.self) { r in try Screen(model: r.resolve(arguments: "p", Int?.none)) }
-        let error = await #expect(throws: ResolutionError.self) {
-            try await Task.detached { try await container.async.resolve(Screen.self) }.value
+        let result = LockedBox<ResolutionError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { _ = try container.resolve(Screen.self) } catch let error as ResolutionError { result.set(error) } catch {}
+            done.signal()
         }
-        #expect(error?.identifier == "requires-await")
-        #expect(error?.fix == """
+        try #require(done.wait(timeout: .now() + 30) == .success, "the resolve did not return within 30 s")
+        let error = try #require(result.get())
+        #expect(error.identifier == "requires-await")
+        #expect(error.fix == """
             the factory of Screen resolves it synchronously, so resolve Screen from @MainActor code, or register Screen \
             with `registerMainActor` too: then `try await container.async.resolve(Screen.self)` hops to the main actor for both.
             """)
+    }
+
+    @Test func anAsyncResolveOfAPlainFactoryThatNeedsTheMainActorHopsThere() async throws {
+        final class Screen: @unchecked Sendable {
+            let model: ProductViewModel
+            init(model: ProductViewModel) { self.model = model }
+        }
+        let container = appContainer()
+        container.register(Screen.self) { r in try Screen(model: r.resolve(arguments: "p-9", Int?.none)) }
+        let screen = try await Task.detached { try await container.async.resolve(Screen.self) }.value
+        let id = await MainActor.run { screen.model.id }
+        #expect(id == "p-9")
     }
 }

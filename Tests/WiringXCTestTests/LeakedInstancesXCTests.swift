@@ -33,7 +33,7 @@ final class LeakedInstancesXCTests: FailureCapturingTestCase {
         XCTAssertEqual(failures.map(\.line), [line])
         XCTAssertEqual(failures.first?.message, """
             the test container made 1 instance still alive though no scope keeps them:
-              XLeakyModel (a XLeakyModel), made by XLeakyModel, is still alive though no scope keeps it
+              XLeakyModel #1 (a XLeakyModel), made by XLeakyModel, is still alive though no scope keeps it
               fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
             """)
     }

@@ -70,7 +70,8 @@ final class StepLog: @unchecked Sendable {
     ///   (no object shared or kept, no registration used for the first time), how many they made.
     func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
         state.open.removeAll(keepingCapacity: true)
-        let madeOnly = state.mayRepeat || state.usedStoredScopes || hasNewlyUsed ? nil : state.created
+        // Tracking leaks numbers every object made, which needs the steps.
+        let madeOnly = state.mayRepeat || state.usedStoredScopes || hasNewlyUsed || state.collectsMade ? nil : state.created
         return (state.steps.isEmpty, state.usedStoredScopes, madeOnly)
     }
 
@@ -239,7 +240,7 @@ final class StepLog: @unchecked Sendable {
     /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
     ///   they need numbering.
     func removeAllIfUnshared() -> Int? {
-        guard !state.mayRepeat, !state.usedStoredScopes else { return nil }
+        guard !state.mayRepeat, !state.usedStoredScopes, !state.collectsMade else { return nil }
         let made = state.created
         removeAll()
         return made

@@ -10,6 +10,9 @@ struct TraceHistory {
     var used = EntrySet()
     /// The numbers instances were given; not restarted by `clearTrace`.
     var numbers = InstanceNumbers()
+    /// The number of each object made while leaks are tracked, by identity (the newest made at
+    /// an address); for `leakedInstances()`.
+    var madeNumbers: [ObjectIdentifier: Int] = [:]
     /// Which tests resolved which registrations; not forgotten by `clearTrace`.
     var coverage = CoverageRecord()
     /// The test that resolutions no known test made count for: the test the container was made

@@ -28,6 +28,7 @@ extension StepLog {
         noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
         var numbers = [Int?](repeating: nil, count: steps.count)
         number(steps, with: &history.numbers) { numbers[$0] = $1 }
+        noteMadeNumbers(steps, numbers, in: &history)
 
         guard keepsTree else { return }
 
@@ -74,8 +75,20 @@ extension StepLog {
             history.numbers.skip(made)
             return
         }
-        number((0..<count).map { self[$0] }, with: &history.numbers) { _, _ in }
+        let steps = (0..<count).map { self[$0] }
+        var numbers = [Int?](repeating: nil, count: steps.count)
+        number(steps, with: &history.numbers) { numbers[$0] = $1 }
+        noteMadeNumbers(steps, numbers, in: &history)
         removeAll()
+    }
+
+    /// Remembers the number of every object the steps made, by identity, when the log collects
+    /// made objects for `leakedInstances()`: the newest object at an address is the one alive.
+    private func noteMadeNumbers(_ steps: [Step], _ numbers: [Int?], in history: inout TraceHistory) {
+        guard collectsMadeObjects else { return }
+        for (index, step) in steps.enumerated() where step.outcome == .created {
+            if let object = step.object, let number = numbers[index] { history.madeNumbers[object] = number }
+        }
     }
 
     /// Marks every registration a step used as used: those first used since the last report.
