@@ -81,7 +81,6 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         }
     }
 
-    /// How a step obtained its instance.
     /// Where a factory that a synchronous resolve cannot always run runs.
     public enum Isolation: Sendable, Equatable, CustomStringConvertible {
         /// On the main actor (`registerMainActor`).
@@ -98,6 +97,7 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         }
     }
 
+    /// How a step obtained its instance.
     public enum Outcome: Sendable, Equatable {
         /// The factory ran.
         case created
