@@ -89,8 +89,8 @@ public final class TestContainer: Resolver, Sendable {
         }
     }
 
-    /// Replaces a module the base container applied with another, in the top layer (as
-    /// ``override(_:name:file:line:factory:)`` places overrides): every registration the
+    /// Replaces a module the base container applied with another, in the top layer (where
+    /// `override` places overrides): every registration the
     /// replaced module made is hidden, and the replacement's answer instead, until the layer is
     /// popped. The trace and `explain` say `(module FakeNetworkModule, replaces NetworkModule)`.
     ///
