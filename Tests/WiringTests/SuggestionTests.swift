@@ -236,8 +236,9 @@ struct SuggestionTests {
         #expect(error.identifier == "not-registered")
         #expect(description.hasPrefix("error: no registration for Cat (name: \"\(names[500])x"))
         #expect(!error.fix.contains("did you mean"))
-        // Generous: it takes milliseconds, and before the bound it took over ten minutes.
-        #expect(elapsed < .seconds(5))
+        // Generous: it takes milliseconds alone, and before the bound it took over ten minutes;
+        // sanitizers and the suite's contention tests on two cores slow it many times.
+        #expect(elapsed < .seconds(120))
     }
 
     @Test func aTypoInALongNameIsStillSuggestedBesideAThousandLongNames() throws {
@@ -254,7 +255,9 @@ struct SuggestionTests {
         let elapsed = clock.now - start
 
         #expect(fix.hasPrefix("did you mean \(names[500].swiftLiteral)? If not, "))
-        #expect(elapsed < .seconds(5))
+        // Generous: a fifth of a second alone in a debug build; 30 s once under Thread Sanitizer
+        // beside the suite's contention tests on two cores. Unbounded, it ran for minutes.
+        #expect(elapsed < .seconds(120))
     }
 
     @Test func boundedDistanceMatchesTheFullTableWithinTheBoundAndSaysBeyondOtherwise() {
