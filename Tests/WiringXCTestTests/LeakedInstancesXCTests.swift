@@ -1,3 +1,4 @@
+import WiringTestHelpers
 import WiringXCTest
 import XCTest
 
@@ -50,5 +51,26 @@ final class LeakedInstancesXCTests: FailureCapturingTestCase {
         let failures = captureFailures { assertNoWiringWarnings(test) }
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.first?.message.contains("duplicate-registration: XClient is registered twice") == true)
+    }
+}
+
+/// The README's tearDown check, on every test of a class.
+final class CheckoutLeakXCTests: XCTestCase {
+    private var test: TestContainer!
+
+    override func setUp() {
+        super.setUp()
+        test = makeTestContainer(base: makeAppContainer())
+        test.isTrackingLeaks = true                          // on by default in debug builds only
+    }
+
+    func testCheckoutLeavesNothingBehind() throws {
+        let checkout = try test.resolve(Checkout.self)
+        XCTAssertTrue(checkout.payments.network is LiveNetwork)
+    }
+
+    override func tearDown() {
+        assertNoLeakedInstances(test)                            // the test's own references are gone by now
+        super.tearDown()
     }
 }

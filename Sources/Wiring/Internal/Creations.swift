@@ -63,21 +63,25 @@ package enum Creations {
         _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: @autoclosure () -> [ServiceKey]
     ) throws -> Claim {
         let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        return try table.withLock { table, waiter in
+        // The resolution this one waits for, once it waits.
+        var waitingFor: ObjectIdentifier?
+        return try table.withLockWaiting { table -> ConditionStep<Claim> in
+            if let maker = waitingFor {
+                if table.inFlight[key]?.owner == maker { return .wait }
+                table.waiting[owner] = nil
+                return .done(.waited)
+            }
             guard let current = table.inFlight[key] else {
                 table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
-                return .claimed
+                return .done(.claimed)
             }
-            if current.owner == owner { return .alreadyMine }
+            if current.owner == owner { return .done(.alreadyMine) }
             if let cycle = waitCycle(table, from: owner, for: key) {
                 throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
             }
             table.waiting[owner] = key
-            defer { table.waiting[owner] = nil }
-            while table.inFlight[key]?.owner == current.owner {
-                waiter.wait()
-            }
-            return .waited
+            waitingFor = current.owner
+            return .wait
         }
     }
 
@@ -88,7 +92,7 @@ package enum Creations {
         _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: [ServiceKey]
     ) async throws -> Claim {
         let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        let first: Claim? = try table.withLock { table, _ in
+        let first: Claim? = try table.withLock { table in
             guard let current = table.inFlight[key] else {
                 table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
                 return .claimed
@@ -101,7 +105,7 @@ package enum Creations {
         }
         if let first { return first }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            table.withLock { table, _ in
+            table.withLock { table in
                 guard table.inFlight[key] != nil else { return continuation.resume() }
                 if let cycle = waitCycle(table, from: owner, for: key) {
                     return continuation.resume(throwing: WaitCycle(key: key, error: deadlock(cycle, path: path)))
@@ -110,24 +114,22 @@ package enum Creations {
                 table.inFlight[key]?.asyncWaiters.append(continuation)
             }
         }
-        table.withLock { table, _ in table.waiting[owner] = nil }
+        table.withLock { table in table.waiting[owner] = nil }
         return .waited
     }
 
     /// Waits until nobody is making the instance a backed-off resolution waited for.
     static func waitUntilFree(_ key: Key) {
-        table.withLock { table, waiter in
-            while table.inFlight[key] != nil { waiter.wait() }
+        table.withLockWaiting { table in
+            table.inFlight[key] == nil ? .done(()) : .wait
         }
     }
 
     /// Gives back a claim: the instance is published, or its making failed.
     package static func finish(_ entry: RegistrationEntry, in store: AnyObject) {
         let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        let waiters = table.withLock { table, waiter in
-            let removed = table.inFlight.removeValue(forKey: key)
-            waiter.broadcast()
-            return removed?.asyncWaiters ?? []
+        let waiters = table.withLock(broadcasting: true) { table in
+            table.inFlight.removeValue(forKey: key)?.asyncWaiters ?? []
         }
         for continuation in waiters { continuation.resume() }
     }

@@ -57,22 +57,26 @@ package final class ConditionState<State>: @unchecked Sendable {
         order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: buffer)
     }
 
-    /// Runs `body` under the lock. `body` may call `wait()` on the handle it gets, which gives
-    /// the lock up until another thread calls `broadcast()`.
-    package func withLock<Result>(_ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
-        try buffer.withLock(order) { state, waiter in try body(&state, Waiter(condition: waiter)) }
+    /// Runs `body` under the lock; with `broadcasting`, then wakes every thread waiting in
+    /// ``withLockWaiting(_:)``.
+    package func withLock<Result>(broadcasting: Bool = false, _ body: (inout State) throws -> Result) rethrows -> Result {
+        try buffer.withLock(order, broadcasting: broadcasting, body)
     }
 
-    /// Waits on, or wakes, the condition of a locked ``ConditionState``.
-    package struct Waiter {
-        fileprivate let condition: UnsafeConditionBuffer<State>.Waiter
-
-        /// Gives the lock up until a broadcast, then takes it again.
-        package func wait() { condition.wait() }
-
-        /// Wakes every thread waiting.
-        package func broadcast() { condition.broadcast() }
+    /// Runs `step` under the lock until it says it is done; when it says to wait, gives the
+    /// lock up until another thread changes the state with `withLock(broadcasting: true)`, then
+    /// runs it again on the state as it is then.
+    package func withLockWaiting<Result>(_ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
+        try buffer.withLockWaiting(order, step)
     }
+}
+
+/// What one run of a ``ConditionState/withLockWaiting(_:)`` step decided.
+package enum ConditionStep<Result> {
+    /// Done, with this result.
+    case done(Result)
+    /// Wait for a change, then run the step again.
+    case wait
 }
 
 /// A mutex the owning thread may take again, for work that re-enters itself on one thread.

@@ -182,30 +182,42 @@ final class UnsafeConditionBuffer<State>: ManagedBuffer<State, UnsafeConditionBu
         return (UnsafeMutableRawPointer(pair) + offset).assumingMemoryBound(to: Field.self)
     }
 
-    /// Runs `body` under the lock, with what waits on the condition.
-    func withLock<Result>(_ order: UnsafeMutex.Order, _ body: (inout State, Waiter) throws -> Result) rethrows -> Result {
+    /// Runs `body` under the lock, then wakes every thread waiting if `broadcasting`.
+    func withLock<Result>(
+        _ order: UnsafeMutex.Order, broadcasting: Bool, _ body: (inout State) throws -> Result
+    ) rethrows -> Result {
         try withUnsafeMutablePointers { state, pair in
-            let waiter = Waiter(
-                mutex: Self.pointer(to: \.mutex, in: pair), condition: Self.pointer(to: \.condition, in: pair))
-            UnsafeMutex.lock(waiter.mutex, order)
-            defer { UnsafeMutex.unlock(waiter.mutex, order) }
-            return try body(&state.pointee, waiter)
+            let mutex = Self.pointer(to: \.mutex, in: pair)
+            UnsafeMutex.lock(mutex, order)
+            defer {
+                if broadcasting {
+                    checkPthread(pthread_cond_broadcast(Self.pointer(to: \.condition, in: pair)), "pthread_cond_broadcast")
+                }
+                UnsafeMutex.unlock(mutex, order)
+            }
+            return try body(&state.pointee)
         }
     }
 
-    /// Waits on, or wakes, the condition; valid only inside `withLock`.
-    struct Waiter {
-        fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
-
-        /// Gives the lock up until a broadcast, then takes it again.
-        func wait() {
-            checkPthread(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
-        }
-
-        /// Wakes every thread waiting.
-        func broadcast() {
-            checkPthread(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+    /// Runs `step` under the lock until it is done, giving the lock up between two runs until a
+    /// broadcast. The wait happens outside every access to the state, so each run reads what
+    /// other threads wrote meanwhile (an access held across the wait would let the compiler keep
+    /// what it read before).
+    func withLockWaiting<Result>(
+        _ order: UnsafeMutex.Order, _ step: (inout State) throws -> ConditionStep<Result>
+    ) rethrows -> Result {
+        try withUnsafeMutablePointers { state, pair in
+            let mutex = Self.pointer(to: \.mutex, in: pair)
+            UnsafeMutex.lock(mutex, order)
+            defer { UnsafeMutex.unlock(mutex, order) }
+            while true {
+                switch try step(&state.pointee) {
+                case .done(let result):
+                    return result
+                case .wait:
+                    checkPthread(pthread_cond_wait(Self.pointer(to: \.condition, in: pair), mutex), "pthread_cond_wait")
+                }
+            }
         }
     }
 }
