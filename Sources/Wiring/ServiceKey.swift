@@ -89,8 +89,31 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How a type is shown in messages and traces: as written in source, without the module prefix.
+/// A constrained existential is shown as written too: `any Clock<Duration>`, not the runtime's
+/// `any Clock<Self.Clock.Duration == Duration>`.
 package func typeName(_ type: any Any.Type) -> String {
-    String(describing: type)
+    let described = String(describing: type)
+    guard described.contains("<Self.") else { return described }
+    return simplifyingConstraints(described)
+}
+
+/// Rewrites each `Self.P.A == X` between angle brackets to `X`, in one pass over the name.
+private func simplifyingConstraints(_ name: String) -> String {
+    var result = ""
+    var rest = Substring(name)
+    while let start = rest.range(of: "Self.") {
+        result += rest[..<start.lowerBound]
+        let afterSelf = rest[start.upperBound...]
+        guard let equals = afterSelf.range(of: " == "),
+            !afterSelf[..<equals.lowerBound].contains(where: { $0 == "<" || $0 == ">" || $0 == "," || $0 == " " })
+        else {
+            result += "Self."
+            rest = afterSelf
+            continue
+        }
+        rest = afterSelf[equals.upperBound...]
+    }
+    return result + rest
 }
 
 /// The runtime-argument types of a key, as one type whose identity stands for the whole list.

@@ -340,3 +340,11 @@ private struct SplitMix64 {
         return String((0..<length).map { _ in letters[Int(next() % UInt64(letters.count))] })
     }
 }
+
+@Suite struct TypeNameTests {
+    @Test func aConstrainedExistentialIsNamedAsWritten() {
+        #expect(ServiceKey((any Clock<Duration>).self).description == "any Clock<Duration>")
+        #expect(ServiceKey([any Clock<Duration>].self).description == "Array<any Clock<Duration>>")
+        #expect(ServiceKey(Int.self).description == "Int")
+    }
+}
