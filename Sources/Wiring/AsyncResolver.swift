@@ -1,0 +1,165 @@
+extension Resolver {
+    /// This resolver's async form, so that code taking any resolver can resolve services whose
+    /// factories need `await`: a container's or a test container's `async`.
+    ///
+    /// ```swift
+    /// func openSession(from resolver: any Resolver) async throws -> Session {
+    ///     try await Session(database: resolver.async.resolve(Database.self))
+    /// }
+    /// try await openSession(from: container)      // or from a TestContainer
+    /// ```
+    ///
+    /// A resolver that is neither (the one a synchronous factory receives, or one of your own)
+    /// has no async form: its resolves run synchronously, and an async factory behind one
+    /// throws `requires-await`.
+    public var async: AsyncResolver { AsyncResolver(resolving: self) }
+}
+
+/// Resolves services whose factories need `await`. Everything a `Resolver` resolves, it resolves
+/// too; async factories receive one for their own dependencies.
+///
+/// ```swift
+/// let database = try await container.async.resolve(Database.self)
+/// container.registerAsync(Repository.self) { r in try await Repository(database: r.resolve()) }
+/// ```
+///
+/// Reach it with `container.async`, `test.async` or, from code that takes any resolver,
+/// `resolver.async`; inside an async factory, `r` is one: `try await r.resolve(…)` resolves any
+/// dependency, async, main-actor or plain.
+///
+/// A factory's resolver resolves into the factory's own resolution, so `.graph` instances are
+/// shared and cycles found, one call at a time. Calls it makes concurrently (`async let`, task
+/// groups) each get a resolution of their own below the same path: cycles are still found, but
+/// a `.graph` instance is shared only within each.
+public struct AsyncResolver: Sendable {
+    /// What a top-level async call resolves from; `nil` in a factory's resolver, which must not
+    /// keep its container alive (an instance may keep the resolver).
+    private let source: (any ResolutionSource)?
+    private let resolution: Resolution?
+    /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
+    private let turn: Int
+    /// The registrations being resolved when the factory got this resolver, top first, until
+    /// the factory returns: an instance may keep its resolver, and the entries keep their
+    /// instances, so holding them longer would keep the instance alive after its container.
+    private let ancestors: FactoryAncestors?
+    /// A resolver that is neither a container nor a test container (a factory's, or one of
+    /// the app's own), resolved from synchronously: it has no async form of its own.
+    private let synchronous: (any Resolver)?
+
+    package init(source: any ResolutionSource) {
+        self.source = source
+        self.resolution = nil
+        self.turn = 0
+        self.ancestors = nil
+        self.synchronous = nil
+    }
+
+    init(resolution: Resolution, turn: Int) {
+        self.source = nil
+        self.resolution = resolution
+        self.turn = turn
+        self.ancestors = FactoryAncestors(resolution.pathEntries)
+        self.synchronous = nil
+    }
+
+    /// The async form of any resolver: a container's or a test container's `async`; any other
+    /// resolver is resolved from synchronously.
+    init(resolving resolver: any Resolver) {
+        let source = resolver as? any ResolutionSource
+        self.source = source
+        self.resolution = nil
+        self.turn = 0
+        self.ancestors = nil
+        self.synchronous = source == nil ? resolver : nil
+    }
+
+    /// Lets go of the factory's ancestors once it returned; see `ancestors`.
+    func factoryReturned() {
+        ancestors?.entries.withLock { $0 = [] }
+    }
+
+    /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
+    /// - Parameters:
+    ///   - serviceType: The registered type; can be inferred.
+    ///   - name: The registration's name, if any.
+    nonisolated(nonsending)
+    public func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil) async throws -> Service {
+        try await resolve(ServiceKey(serviceType, name: name), as: serviceType)
+    }
+
+    /// Resolves a service whose factory takes runtime arguments.
+    nonisolated(nonsending)
+    public func resolve<Service, each Argument>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
+    ) async throws -> Service {
+        let key = ServiceKey(
+            serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
+        return try await resolve(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    /// Resolves `key`, whose argument types are those of `arguments`.
+    nonisolated(nonsending)
+    package func resolve<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    ) async throws -> Service {
+        if let synchronous {
+            return try synchronous.resolve(serviceType, name: key.name, arguments: repeat each arguments)
+        }
+        if let resolution {
+            switch resolution.takeAsyncTurn(turn) {
+            case .taken:
+                defer { resolution.endAsyncTurn(turn) }
+                return try await resolution.resolveAsync(key, as: serviceType, turn: turn, arguments: repeat each arguments)
+            case .busy:
+                // Another task of the same factory is resolving in it (`async let`): this call gets
+                // a resolution of its own, below the same path.
+                var concurrent = Resolution(source: resolution.source)
+                concurrent.continuePath(ancestors?.entries.withLock { $0 } ?? [])
+                defer { Resolution.finish(&concurrent) }
+                return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+            case .finished:
+                // Kept past its factory: a new call, from the source if it still exists.
+                let source = try resolution.sourceForNewCall(key)
+                var fresh = Resolution(source: source)
+                defer { Resolution.finish(&fresh) }
+                return try await fresh.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+            }
+        }
+        guard let source else { preconditionFailure("an async resolver has a source or a resolution") }
+        var resolution = Resolution(source: source)
+        if let running = AsyncResolver.runningFactory {
+            // Started inside an async factory (from a container it captured): it continues that
+            // factory's path, so a cycle through it is an error, not an endless recursion.
+            resolution.continuePath(running.path)
+            resolution.enclosingOwner = running.owner
+        }
+        defer { Resolution.finish(&resolution) }
+        return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    /// The async factory running in this task, if any: what a top-level async call started from
+    /// inside it continues.
+    @TaskLocal static var runningFactory: RunningFactory?
+
+    /// An async factory's place in its resolution.
+    struct RunningFactory: Sendable {
+        /// The registrations being resolved when it started, top first.
+        let path: [RegistrationEntry]
+        /// Who claims kept instances for its resolution.
+        let owner: ObjectIdentifier
+    }
+}
+
+/// The registrations being resolved when an async factory started, while it runs.
+final class FactoryAncestors: Sendable {
+    let entries: LockedState<[RegistrationEntry]>
+
+    init(_ entries: [RegistrationEntry]) {
+        self.entries = LockedState(entries)
+    }
+}
+
+/// What a synchronous resolve throws when it meets a factory that must be awaited.
+struct NeedsAwait: Error {
+    let isMainActor: Bool
+}

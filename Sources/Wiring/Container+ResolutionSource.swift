@@ -1,0 +1,34 @@
+/// Told when a container's registrations change; see `Container.observeChanges`.
+package protocol RegistrationObserver: AnyObject, Sendable {
+    /// Whether it still wants to be told; one that does not is dropped.
+    var isObserving: Bool { get }
+    /// The registrations changed.
+    func registrationsChanged()
+}
+
+extension Container: ResolutionSource {
+    package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+        var container = self
+        var level = 0
+        while true {
+            let registry = resolution?.registry(at: level) { container.registry } ?? container.registry
+            if let entry = registry[key] {
+                return Lookup(entry: entry, cache: container)
+            }
+            guard let parent = container.parent else { return nil }
+            container = parent
+            level += 1
+        }
+    }
+
+    package func visibleRegistrations(includingParents: Bool) -> [Lookup] {
+        let own = registry.entries.map { Lookup(entry: $0, cache: self) }
+        guard includingParents, let parent else { return own }
+        let shadowed = Set(own.map(\.entry.key))
+        return parent.visibleRegistrations(includingParents: true).filter { !shadowed.contains($0.entry.key) } + own
+    }
+
+    package var implicitCache: any InstanceCache { self }
+
+    package func makeObserver() -> ObserverReference? { nil }
+}
