@@ -260,4 +260,14 @@ struct UserSession {
         let id = await MainActor.run { screen.model.id }
         #expect(id == "p-9")
     }
+
+    /// DESIGN.md section 3, as written there: an optional argument given with `as`.
+    @Test @MainActor func theDesignsCallsResolveAsWritten() async throws {
+        let container = appContainer()
+        let model = try container.resolve(ProductViewModel.self, arguments: "c-1", 2 as Int?)        // on the main actor
+        let anywhere = try await container.async.resolve(ProductViewModel.self, arguments: "c-1", 2 as Int?)  // from anywhere
+        #expect(model.page == 2)
+        #expect(anywhere.page == 2)
+        #expect(model !== anywhere, ".transient: a new one each time")
+    }
 }
