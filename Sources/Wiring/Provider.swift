@@ -86,11 +86,26 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     private let resolver: (any Resolver)?
     /// What it resolves: the type, the name and the types of the arguments it was given.
     private let key: ServiceKey
-    /// Resolves the service from `resolver`, with the runtime arguments, if any. Called once,
-    /// under `gate`, so arguments that are not `Sendable` are never used by two threads at once.
+    /// Resolves the service from `resolver`, with the runtime arguments, if any. Called by one
+    /// thread at a time (others wait for its result), so arguments that are not `Sendable` are
+    /// never used by two threads at once.
     private let resolveService: (any Resolver) throws -> Service
-    private let state = LockedState<Result<Service, ResolutionError>?>(nil)
-    private let gate = RecursiveLock(rank: .lazyValue)
+    /// The result once resolved, and the thread resolving it meanwhile: others wait for it.
+    private let state = ConditionState(Progress())
+
+    private struct Progress {
+        var result: Result<Service, ResolutionError>?
+        var resolvingThread: ObjectIdentifier?
+    }
+
+    private enum Turn {
+        case resolved(Result<Service, ResolutionError>)
+        /// The caller resolves, and publishes the result.
+        case resolve
+        /// The caller's thread is resolving it already, further up: the call runs inside that
+        /// resolution, where the lazy's own service is on the path, so it reports the cycle.
+        case resolveInside
+    }
 
     /// A lazy service resolving `Service` (under `name`) from `resolver` on first use.
     public init(_ resolver: any Resolver, name: String? = nil) {
@@ -131,13 +146,28 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// The service, resolved on the first call; later calls return the same result.
     public var value: Service {
         get throws(ResolutionError) {
-            if let done = state.withLock({ $0 }) { return try done.get() }
-            gate.lock()
-            defer { gate.unlock() }
-            if let done = state.withLock({ $0 }) { return try done.get() }
-            let result = Result { () throws(ResolutionError) in try resolveOnce() }
-            state.withLock { $0 = result }
-            return try result.get()
+            let thread = ObjectIdentifier(LockingThread.current)
+            let turn = state.withLockWaiting { progress -> ConditionStep<Turn> in
+                if let result = progress.result { return .done(.resolved(result)) }
+                guard let resolving = progress.resolvingThread else {
+                    progress.resolvingThread = thread
+                    return .done(.resolve)
+                }
+                return resolving == thread ? .done(.resolveInside) : .wait
+            }
+            switch turn {
+            case .resolved(let result):
+                return try result.get()
+            case .resolveInside:
+                return try resolveOnce()
+            case .resolve:
+                let result = Result { () throws(ResolutionError) in try resolveOnce() }
+                state.withLock(broadcasting: true) { progress in
+                    progress.result = result
+                    progress.resolvingThread = nil
+                }
+                return try result.get()
+            }
         }
     }
 
@@ -159,7 +189,7 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
 
     /// Whether the service has been resolved (successfully or not).
     public var isResolved: Bool {
-        state.withLock { $0 != nil }
+        state.withLock { $0.result != nil }
     }
 }
 

@@ -1,15 +1,12 @@
 import Dispatch
 /// Where a lock stands in the one order in which a thread may take locks: a thread holding a
-/// lock takes only locks of a higher rank (or, for ranks that allow it, of the same rank). Debug
-/// builds check it on every lock taken and stop, naming both locks, where it is broken; with
-/// one order no two threads can each hold what the other waits for.
+/// lock takes only locks of a higher rank. Debug builds check it on every lock taken and stop,
+/// naming both locks, where it is broken; with one order no two threads can each hold what the
+/// other waits for.
 ///
 /// Most locks guard one concern and take nothing inside: they are `.leaf`. The few that are
 /// held while other code runs have a rank of their own, below every lock that code may take.
 package enum LockRank: Int, Sendable {
-    /// A lazy's gate, held while it resolves its service: a whole resolution runs inside it, and
-    /// a lazy read by a factory nests one gate in another.
-    case lazyValue = 0
     /// A test container's trace history, held while the recorders' steps are replayed into it.
     case traceHistory = 5
     /// The running-test hooks the helper modules install, held while each layer stack's copy of
@@ -22,19 +19,83 @@ package enum LockRank: Int, Sendable {
     case container = 100
     /// The default: nothing else is taken while it is held.
     case leaf = 1_000
+}
 
-    /// Whether a thread holding a lock of this rank may take another of the same rank.
-    var nests: Bool { self == .lazyValue }
+/// A lock's place in the order of ``LockRank``, and where it was made, for the message; checked
+/// in debug builds, nothing in release builds.
+struct LockOrder {
+    #if DEBUG
+    let rank: LockRank
+    let site: String
+    /// The lock itself, for checks that state is read under the one lock that guards it.
+    let lock: ObjectIdentifier
+    #endif
+
+    init(rank: LockRank, file: StaticString, line: UInt, lock: AnyObject) {
+        #if DEBUG
+        self.rank = rank
+        self.site = "\(file):\(line)"
+        self.lock = ObjectIdentifier(lock)
+        #endif
+    }
+
+    /// Checks, before the calling thread takes this lock, that it takes locks in order.
+    func willTake() {
+        #if DEBUG
+        let thread = LockingThread.current
+        if let innermost = thread.held.last {
+            precondition(
+                rank.rawValue > innermost.rank.rawValue,
+                "lock order: the lock made at \(site) (\(rank)) was taken while holding the one made at "
+                    + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
+        }
+        thread.held.append(self)
+        #endif
+    }
+
+    /// Notes that the calling thread gave this lock back.
+    func gaveBack() {
+        #if DEBUG
+        let thread = LockingThread.current
+        guard let index = thread.held.lastIndex(where: { $0.lock == lock }) else {
+            preconditionFailure("a lock was given back by a thread that did not hold it")
+        }
+        thread.held.remove(at: index)
+        #endif
+    }
+}
+
+/// What a thread's locking needs to know about the thread: which object stands for it, and, in
+/// debug builds, the locks it holds, innermost last.
+final class LockingThread {
+    #if DEBUG
+    fileprivate(set) var held: [LockOrder] = []
+    #endif
+
+    private static let local = UnsafeThreadLocal { LockingThread() }
+
+    /// The calling thread's.
+    static var current: LockingThread { local.current }
+
+    #if DEBUG
+    /// Whether the calling thread holds `lock` (see ``LockedState/identity``).
+    static func holds(_ lock: ObjectIdentifier) -> Bool {
+        current.held.contains { $0.lock == lock }
+    }
+
+    /// Whether the calling thread holds any lock.
+    static var holdsAnyLock: Bool { !current.held.isEmpty }
+    #endif
 }
 
 /// State guarded by a mutex.
 package struct LockedState<State>: @unchecked Sendable {
-    private let buffer: UnsafeMutexBuffer<State>
-    private let order: UnsafeMutex.Order
+    private let buffer: UnsafeLockBuffer<State>
+    private let order: LockOrder
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
-        buffer = UnsafeMutexBuffer.make(initialState)
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: buffer)
+        buffer = UnsafeLockBuffer.make(initialState)
+        order = LockOrder(rank: rank, file: file, line: line, lock: buffer)
     }
 
     /// Which lock this is, for debug checks that state is used under it.
@@ -49,12 +110,12 @@ package struct LockedState<State>: @unchecked Sendable {
 
 /// State guarded by a mutex, with a condition to wait on until another thread changes it.
 package final class ConditionState<State>: @unchecked Sendable {
-    private let buffer: UnsafeConditionBuffer<State>
-    private let order: UnsafeMutex.Order
+    private let buffer: UnsafeLockBuffer<State>
+    private let order: LockOrder
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
-        buffer = UnsafeConditionBuffer.make(initialState)
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: buffer)
+        buffer = UnsafeLockBuffer.make(initialState)
+        order = LockOrder(rank: rank, file: file, line: line, lock: buffer)
     }
 
     /// Runs `body` under the lock; with `broadcasting`, then wakes every thread waiting in
@@ -77,26 +138,6 @@ package enum ConditionStep<Result> {
     case done(Result)
     /// Wait for a change, then run the step again.
     case wait
-}
-
-/// A mutex the owning thread may take again, for work that re-enters itself on one thread.
-package final class RecursiveLock: @unchecked Sendable {
-    private let mutex = UnsafeRecursiveMutex()
-    private let order: UnsafeMutex.Order
-
-    package init(rank: LockRank, file: StaticString = #fileID, line: UInt = #line) {
-        order = UnsafeMutex.Order(rank: rank, file: file, line: line, lock: mutex)
-    }
-
-    package func lock() { mutex.lock(order) }
-
-    package func unlock() { mutex.unlock(order) }
-
-    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
 }
 
 /// Whether the caller runs on the main queue, which is the main actor's executor. This is not

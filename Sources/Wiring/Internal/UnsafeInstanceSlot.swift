@@ -40,10 +40,10 @@ package final class UnsafeInstanceSlot: @unchecked Sendable {
         #if DEBUG
         if let guardingLock {
             precondition(
-                UnsafeMutex.isHeldByCurrentThread(guardingLock),
+                LockingThread.holds(guardingLock),
                 "a kept instance was read or written without its container's lock")
         } else {
-            precondition(UnsafeMutex.heldByCurrentThread > 0, "a kept instance was read or written outside any lock")
+            precondition(LockingThread.holdsAnyLock, "a kept instance was read or written outside any lock")
         }
         #endif
     }

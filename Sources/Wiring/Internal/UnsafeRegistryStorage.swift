@@ -9,7 +9,7 @@
 package class UnsafeRegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone. It does not
     /// own its entries: `keyed` does.
-    @exclusivity(unchecked) private final var unnamed = UnsafeTypeTable()
+    @exclusivity(unchecked) private final var unnamed = TypeTable<UnsafeUnownedReference<RegistrationEntry>>()
     /// Every entry, unnamed ones included.
     @exclusivity(unchecked) private final var keyed: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
@@ -23,7 +23,7 @@ package class UnsafeRegistryStorage {
     /// The unnamed entry for `key`, read in place: through the subclass, a read of the table
     /// or the dictionary copies it (a retain and a release).
     @inline(__always)
-    final func unnamedEntry(_ key: UnsafeTypeTable.Key) -> UnsafeUnownedReference<RegistrationEntry>? {
+    final func unnamedEntry(_ key: TypeTableKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         unnamed[key]
     }
 
@@ -48,13 +48,24 @@ package class UnsafeRegistryStorage {
         #endif
     }
 
-    /// Changes the storage, which no resolution may read yet.
-    final func change<Result>(
-        _ body: (inout UnsafeTypeTable, inout [ServiceKey: RegistrationEntry], inout [ServiceKey]) -> Result
-    ) -> Result {
+    /// Stores `entry` under its key, returning the entry it replaces; the storage must be one
+    /// no resolution may read yet. The unnamed table refers to the entry unretained: `keyed`
+    /// holds it for as long as the table does.
+    package final func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
         #if DEBUG
         precondition(!isFrozen, "a registry that resolutions may read is copied, not changed")
         #endif
-        return body(&unnamed, &keyed, &order)
+        let key = entry.key
+        let previous = keyed.updateValue(entry, forKey: key)
+        if key.name == nil {
+            unnamed[TypeTableKey(key)] = UnsafeUnownedReference(entry)
+        }
+        if previous == nil {
+            order.append(key)
+        } else if previous?.id != entry.id {
+            order.removeAll { $0 == key }
+            order.append(key)
+        }
+        return previous
     }
 }

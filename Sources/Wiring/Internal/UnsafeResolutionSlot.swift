@@ -19,7 +19,7 @@ enum UnsafeResolutionSlot {
 
     /// A thread-specific key whose value, when set, is an object retained once (+1), released
     /// when its thread exits.
-    static func makeKeyReleasingAtThreadExit() -> pthread_key_t {
+    fileprivate static func makeKeyReleasingAtThreadExit() -> pthread_key_t {
         var key = pthread_key_t()
         #if canImport(Darwin)
         checkPthread(pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }, "pthread_key_create")
@@ -87,5 +87,24 @@ enum UnsafeResolutionSlot {
         checkPthread(pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
         defer { checkPthread(pthread_setspecific(key, previous), "pthread_setspecific") }
         return try body()
+    }
+}
+
+/// An object of each thread's own, made on its first use on that thread and released when the
+/// thread exits: the thread-specific slot holds it (+1).
+final class UnsafeThreadLocal<Object: AnyObject>: Sendable {
+    private let key = UnsafeResolutionSlot.makeKeyReleasingAtThreadExit()
+    private let make: @Sendable () -> Object
+
+    init(_ make: @escaping @Sendable () -> Object) {
+        self.make = make
+    }
+
+    /// The calling thread's object.
+    var current: Object {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue() }
+        let made = make()
+        checkPthread(pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque()), "pthread_setspecific")
+        return made
     }
 }

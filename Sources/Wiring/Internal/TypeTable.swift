@@ -1,43 +1,13 @@
 /// An open-addressing table from a type and the types of its runtime arguments to the unnamed
 /// entry for them: hashing two addresses with one multiplication is several times cheaper than
 /// `Hasher`, and this lookup runs on every resolve.
-///
-/// Invariant: it holds its entries unretained; the `Registry` that owns it holds every one of
-/// them (in `keyed`) for as long as it is in the table.
-struct UnsafeTypeTable {
-    /// A type's address and its argument list's address, or 0 when it takes no arguments.
-    struct Key: Equatable {
-        var type: UInt
-        var arguments: UInt
-
-        @inline(__always)
-        init(type: ObjectIdentifier, arguments: ObjectIdentifier?) {
-            self.type = UInt(bitPattern: type)
-            self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
-        }
-
-        @inline(__always)
-        init(_ key: ServiceKey) {
-            self.init(
-                type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
-        }
-
-        static let empty = Key(type: UInt(0), arguments: 0)
-
-        private init(type: UInt, arguments: UInt) {
-            self.type = type
-            self.arguments = arguments
-        }
-    }
-
-    private var keys: ContiguousArray<Key> = []
-    private var values: ContiguousArray<UnsafeUnownedReference<RegistrationEntry>?> = []
+struct TypeTable<Value> {
+    private var keys: ContiguousArray<TypeTableKey> = []
+    private var values: ContiguousArray<Value?> = []
     private var count = 0
     private var shift = UInt.bitWidth
-    /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
-    private static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
 
-    subscript(key: Key) -> UnsafeUnownedReference<RegistrationEntry>? {
+    subscript(key: TypeTableKey) -> Value? {
         get {
             guard count > 0 else { return nil }
             let mask = keys.count - 1
@@ -57,7 +27,7 @@ struct UnsafeTypeTable {
         }
     }
 
-    private mutating func insert(_ key: Key, _ value: UnsafeUnownedReference<RegistrationEntry>) {
+    private mutating func insert(_ key: TypeTableKey, _ value: Value) {
         let mask = keys.count - 1
         var index = slot(for: key)
         while keys[index].type != 0 && keys[index] != key {
@@ -69,8 +39,8 @@ struct UnsafeTypeTable {
     }
 
     @inline(__always)
-    private func slot(for key: Key) -> Int {
-        Int(truncatingIfNeeded: ((key.type ^ key.arguments) &* Self.multiplier) >> UInt(shift))
+    private func slot(for key: TypeTableKey) -> Int {
+        Int(truncatingIfNeeded: ((key.type ^ key.arguments) &* TypeTableKey.multiplier) >> UInt(shift))
     }
 
     private mutating func grow() {
@@ -84,5 +54,33 @@ struct UnsafeTypeTable {
         for (key, value) in zip(oldKeys, oldValues) {
             if key.type != 0, let value { insert(key, value) }
         }
+    }
+}
+
+/// A type's address and its argument list's address, or 0 when it takes no arguments.
+struct TypeTableKey: Equatable {
+    var type: UInt
+    var arguments: UInt
+
+    @inline(__always)
+    init(type: ObjectIdentifier, arguments: ObjectIdentifier?) {
+        self.type = UInt(bitPattern: type)
+        self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
+    }
+
+    @inline(__always)
+    init(_ key: ServiceKey) {
+        self.init(
+            type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
+    }
+
+    /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
+    static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+
+    static let empty = TypeTableKey(type: UInt(0), arguments: 0)
+
+    private init(type: UInt, arguments: UInt) {
+        self.type = type
+        self.arguments = arguments
     }
 }
