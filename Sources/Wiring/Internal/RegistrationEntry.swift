@@ -69,11 +69,12 @@ package class RegistrationEntry: @unchecked Sendable {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
     }
 
-    /// Runs the factory with the resolution as its resolver (and the resolution's pending
-    /// runtime arguments, if the registration takes any), moving the instance into `slot`,
-    /// which must be uninitialized memory for the registered type.
-    package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
-        fatalError("RegistrationEntry.make must be overridden by \(type(of: self))")
+    /// A copy with `options`, under the same key and site and numbered `id`, whose factory
+    /// throws what `error` gives instead of making anything.
+    package func throwing(
+        id: Int, options: Options, _ error: @escaping @Sendable (any Resolver) -> any Error
+    ) -> RegistrationEntry {
+        fatalError("RegistrationEntry.throwing must be overridden by \(type(of: self))")
     }
 
     /// Resolves this registration in `resolution` without knowing its type statically.
@@ -143,9 +144,25 @@ package class RegistrationEntry: @unchecked Sendable {
     private static let identifiers = LockedState(0)
 }
 
-/// A registration whose factory takes no runtime arguments: nearly all of them, so a resolution
-/// calls it through a virtual method that needs no generic metadata at run time.
-package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
+/// A registration that makes `Service`s, the type of its key: every entry is one (see
+/// `RegistrationEntry.typed(as:)`), so a step calls its factory through a virtual method that
+/// needs no generic metadata at run time.
+package class TypedEntry<Service>: RegistrationEntry, @unchecked Sendable {
+    /// Runs the factory with the resolution as its resolver (and the resolution's pending
+    /// runtime arguments, if the registration takes any).
+    package func make(_ resolution: Resolution) throws -> Service {
+        fatalError("TypedEntry.make must be overridden by \(type(of: self))")
+    }
+
+    override package func throwing(
+        id: Int, options: Options, _ error: @escaping @Sendable (any Resolver) -> any Error
+    ) -> RegistrationEntry {
+        FactoryEntry<Service>(key: key, id: id, site: site, options: options) { throw error($0) }
+    }
+}
+
+/// A registration whose factory takes no runtime arguments: nearly all of them.
+package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Sendable {
     package let factory: @Sendable (any Resolver) throws -> Service
     /// Set for factories that must be awaited: async ones and those isolated to the main actor.
     package let isolatedFactory: IsolatedFactory<Service>?
@@ -164,8 +181,8 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
-    override package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
-        slot.initialize(to: try resolution.withResolver(factory))
+    override package func make(_ resolution: Resolution) throws -> Service {
+        try resolution.withResolver(factory)
     }
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
@@ -189,7 +206,7 @@ package final class FactoryEntry<Service>: RegistrationEntry, @unchecked Sendabl
 /// when every argument type is `Hashable`: each set of values gets an entry of its own (a
 /// *variant*, made when first asked for), so claims, publishing and resets work per set of
 /// values exactly as they do per registration.
-package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked Sendable {
+package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @unchecked Sendable {
     /// Calls the registered factory with the arguments it reads from a tuple of their types.
     package let factory: @Sendable (any Resolver, UnsafeArguments) throws -> Service
     /// Set for factories that must be awaited: async ones and those isolated to the main actor.
@@ -220,10 +237,10 @@ package final class ArgumentFactoryEntry<Service>: RegistrationEntry, @unchecked
             factory: factory)
     }
 
-    override package func make(_ resolution: Resolution, into slot: UnsafeScratchStack.Slot) throws {
+    override package func make(_ resolution: Resolution) throws -> Service {
         guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
-        slot.initialize(to: try resolution.withResolver { try factory($0, arguments) })
+        return try resolution.withResolver { try factory($0, arguments) }
     }
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }

@@ -256,14 +256,11 @@ extension Resolution {
     /// Runs the entry's factory. The caller puts the entry on the path first.
     @inline(__always)
     private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
-        let slot = scratch.push(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
-        defer { scratch.pop(slot) }
         do {
-            try entry.make(self, into: slot)
+            return try entry.typed(as: serviceType).make(self)
         } catch {
             throw resolutionError(error, entry, entry.key)
         }
-        return slot.move(as: Service.self)
     }
 
     package func resolveAllInPlace<Service>(_ serviceType: Service.Type) throws -> [Service] {

@@ -29,8 +29,6 @@ package class UnsafeResolutionState {
     @exclusivity(unchecked) final var steps = UnsafeStepStack()
     /// Instances of `.graph` scope, and kept instances while their hooks run.
     @exclusivity(unchecked) final var graph = UnsafeGraphInstances()
-    /// Where factories put the instances they make, until the step returns them.
-    @exclusivity(unchecked) final var scratch = UnsafeScratchStack()
     /// Whether a top-level call is running on it; read only by the thread that runs it.
     @exclusivity(unchecked) package final var isActive = true
     /// Who claims kept instances for this resolution (see `Creations`) when it is not itself:
@@ -76,7 +74,6 @@ package class UnsafeResolutionState {
         lent?.release()
         graph.removeAll()
         graph.deallocate()
-        scratch.deallocate()
         steps.deallocate()
     }
 

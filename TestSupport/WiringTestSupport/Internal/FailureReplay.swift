@@ -11,6 +11,6 @@ protocol FailureReplay {
 
 extension FactoryEntry: FailureReplay {
     func replaying(_ error: ResolutionError) -> RegistrationEntry {
-        FactoryEntry(key: key, id: id, site: site, options: options) { _ in throw error }
+        throwing(id: id, options: options) { _ in error }
     }
 }

@@ -25,10 +25,9 @@ enum Refusal {
         options.isRefusal = true
         options.hooks = []
         let key = entry.key
-        // Of any type: it throws before making anything.
-        return FactoryEntry<Void>(key: key, site: entry.site, options: options) { resolver in
+        return entry.throwing(id: RegistrationEntry.nextID(), options: options) { resolver in
             let path = (try? resolver.runningResolution())?.path ?? [key]
-            throw error(path.last == key ? path : path + [key])
+            return error(path.last == key ? path : path + [key])
         }
     }
 }
