@@ -23,7 +23,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     package init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
         super.init(source: source, stackFloor: 0)
-        lend(UnsafeLentResolver(self))
         observe(owning: source.makeObserver())
     }
 
@@ -31,7 +30,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
         super.init(source: source, stackFloor: stackFloor)
-        lend(UnsafeLentResolver(self))
     }
 
     /// Who claims kept instances for this resolution.
@@ -157,11 +155,9 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// The resolver handed to factories and hooks run by this resolution.
     package var resolver: any Resolver { self }
 
-    /// Runs `body` with this resolution as the resolver a factory receives, without the
-    /// retain and release that forming `any Resolver` from it costs on every step.
-    @inline(__always)
+    /// Runs `body` with this resolution as the resolver a factory receives.
     package func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
-        try withLentResolver { try $0.withResolver(body) }
+        try body(self)
     }
 
     /// Whether a nested resolve may use this resolution: it is running on this thread, innermost.

@@ -51,10 +51,6 @@ package class UnsafeResolutionState {
     @exclusivity(unchecked) final var unownedObserver: UnsafeUnownedReference<ObserverReference>?
     /// The observer, when this resolution owns it.
     @exclusivity(unchecked) final var ownedObserver: ObserverReference?
-    /// This resolution as the resolver its factories receive, retained once by `lend(_:)` and
-    /// released in `deinit`: held as `Unmanaged` so that reading it on every step costs no
-    /// reference counting, and set by the subclass's initializer, which needs `self` to make it.
-    @exclusivity(unchecked) private final var lent: Unmanaged<UnsafeLentResolver>?
     /// How the last instance was obtained, for an observer.
     @exclusivity(unchecked) final var outcome = ResolutionOutcome.created
     /// The runtime arguments of the step about to run its factory.
@@ -71,22 +67,8 @@ package class UnsafeResolutionState {
     }
 
     deinit {
-        lent?.release()
         graph.removeAll()
         graph.deallocate()
         steps.deallocate()
-    }
-
-    /// Keeps the resolver this resolution lends its factories; called once, from `init`.
-    final func lend(_ resolver: UnsafeLentResolver) {
-        precondition(lent == nil, "a resolution lends one resolver for its whole life")
-        lent = .passRetained(resolver)
-    }
-
-    /// Runs `body` with the resolver lent to factories, borrowed: no reference counting.
-    @inline(__always)
-    final func withLentResolver<Result>(_ body: (UnsafeLentResolver) throws -> Result) rethrows -> Result {
-        assert(lent != nil, "a resolution lends its resolver from the moment it is made")
-        return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
     }
 }
