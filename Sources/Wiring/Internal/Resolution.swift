@@ -47,10 +47,10 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// The keys being resolved, from the top-level request down.
-    package var path: [ServiceKey] { steps.entries.map(\.key) }
+    package var path: [ServiceKey] { steps.all.map(\.key) }
 
     /// The registrations being resolved, from the top-level request down.
-    package var pathEntries: [RegistrationEntry] { steps.entries }
+    package var pathEntries: [RegistrationEntry] { steps.all }
 
     /// Starts this resolution below `ancestors`, which the caller keeps alive until it ends, so
     /// that its cycles and errors count them.
