@@ -10,12 +10,10 @@ struct GraphInstances {
     }
 
     /// The instance at `index`, which was kept as a `Service`: the registration with its id
-    /// makes `Service`s.
+    /// makes `Service`s. (Cast unconditionally: a conditional cast forms a `Service?`, whose
+    /// generic metadata is looked up at run time on every call.)
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        guard let value = records[index].value as? Service else {
-            preconditionFailure("a .graph instance of \(type(of: records[index].value)) was read as \(Service.self)")
-        }
-        return value
+        records[index].value as! Service
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {
