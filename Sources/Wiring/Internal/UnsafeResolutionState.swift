@@ -28,7 +28,7 @@ package class UnsafeResolutionState {
     /// The registrations being resolved, from the top-level request down.
     @exclusivity(unchecked) final var steps = UnsafeStepStack()
     /// Instances of `.graph` scope, and kept instances while their hooks run.
-    @exclusivity(unchecked) final var graph = GraphInstances()
+    @exclusivity(unchecked) final var graph = UnsafeGraphInstances()
     /// Whether a top-level call is running on it; read only by the thread that runs it.
     @exclusivity(unchecked) package final var isActive = true
     /// Who claims kept instances for this resolution (see `Creations`) when it is not itself:
@@ -66,4 +66,7 @@ package class UnsafeResolutionState {
         self.stackFloor = stackFloor
     }
 
+    deinit {
+        graph.deallocate()
+    }
 }

@@ -17,7 +17,14 @@ struct UnsafeStepStack {
 
     /// Whether the entry with `id` is on the stack at `start` or above.
     func contains(id: Int, from start: Int = 0) -> Bool {
-        entries[start...].contains { $0._withUnsafeGuaranteedRef { $0.id } == id }
+        // Through a buffer pointer: a slice of the array would retain its storage.
+        entries.withUnsafeBufferPointer { entries in
+            guard start < entries.count else { return false }
+            for index in start..<entries.count where entries[index]._withUnsafeGuaranteedRef({ $0.id }) == id {
+                return true
+            }
+            return false
+        }
     }
 
     mutating func push(_ entry: RegistrationEntry) {
