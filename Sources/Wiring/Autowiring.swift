@@ -72,7 +72,6 @@ struct AutowiredParameter<Value>: @unchecked Sendable {
                    isOptional: optional != nil)
     }
 
-    @inline(__always)
     func resolve(from resolver: any Resolver) throws -> Value {
         guard let optional else { return try resolver.resolve(Value.self, name: nil) }
         let value = try optional.resolveIfRegistered(from: resolver)

@@ -84,7 +84,7 @@ public final class Container: Resolver, Sendable {
         }
         if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
         guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
-        return try Resolution.run(container: self, registry: registry) { try $0.resolveHere(serviceType) }
+        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) { try $0.resolveHere(serviceType) }
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
@@ -98,7 +98,7 @@ public final class Container: Resolver, Sendable {
         }
         if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
         guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
-        return try Resolution.run(container: self, registry: registry) {
+        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry)
         }
     }
@@ -106,7 +106,6 @@ public final class Container: Resolver, Sendable {
     /// Resolves the registration whose factory takes these runtime arguments, here or in a
     /// parent; the argument types are part of the key.
     @inlinable
-    @inline(__always)
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
@@ -127,7 +126,7 @@ public final class Container: Resolver, Sendable {
         let (registry, entry) = state.withLock { state in
             (state.sharedRegistry, state.registry.unownedEntry(for: key))
         }
-        return try Resolution.run(container: self, registry: registry) {
+        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)
         }
     }

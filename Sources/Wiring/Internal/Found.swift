@@ -11,14 +11,12 @@ package struct Found {
     package var entry: RegistrationEntry { unownedEntry.object }
     package var cache: any InstanceCache { unownedCache.value }
 
-    @inline(__always)
     init(_ lookup: Lookup) {
         unownedEntry = UnsafeUnownedReference(lookup.entry)
         unownedCache = UnsafeUnownedCache(lookup.cache)
         origin = lookup.origin
     }
 
-    @inline(__always)
     init(entry: UnsafeUnownedReference<RegistrationEntry>, cache: UnsafeUnownedCache) {
         unownedEntry = entry
         unownedCache = cache

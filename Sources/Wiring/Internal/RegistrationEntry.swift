@@ -47,7 +47,6 @@ package class RegistrationEntry: @unchecked Sendable {
 
     /// The instance a `.container` or custom scope keeps for this registration, if made yet;
     /// read under the owning container's lock.
-    @inline(__always)
     package var keptInstance: AnyObject? {
         policy.keepsInstances && !policy.holdsWeakly ? slot.box : nil
     }

@@ -13,20 +13,17 @@ package final class Registry: UnsafeRegistryStorage {
         Registry(copying: self)
     }
 
-    @inline(__always)
     package subscript(key: ServiceKey) -> RegistrationEntry? {
         key.name == nil ? unnamedEntry(TypeTableKey(key))?.object : keyedEntry(key)
     }
 
     /// The unnamed registration without runtime arguments of a type, which lives as long as
     /// this registry.
-    @inline(__always)
     package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
         unnamedEntry(TypeTableKey(type: type, arguments: nil))
     }
 
     /// The registration for `key`, which lives as long as this registry.
-    @inline(__always)
     package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         if key.name == nil { return unnamedEntry(TypeTableKey(key)) }
         return keyedEntry(key).map { UnsafeUnownedReference($0) }

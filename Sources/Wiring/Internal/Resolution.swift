@@ -23,6 +23,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     package init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
         super.init(source: source, stackFloor: 0)
+        lend(UnsafeLentResolver(self))
         observe(owning: source.makeObserver())
     }
 
@@ -30,6 +31,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
         super.init(source: source, stackFloor: stackFloor)
+        lend(UnsafeLentResolver(self))
     }
 
     /// Who claims kept instances for this resolution.
@@ -137,7 +139,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
-    @inline(__always)
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
             if let unownedRegistry { return unownedRegistry.object }
@@ -155,15 +156,9 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// The resolver handed to factories and hooks run by this resolution.
     package var resolver: any Resolver { self }
 
-    /// Runs `body` with this resolution as the resolver a factory receives.
-    package func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
-        try body(self)
-    }
-
     /// Whether a nested resolve may use this resolution: it is running on this thread, innermost.
     /// A resolver used anywhere else starts a new top-level call (which continues the path of
     /// whatever runs on that thread).
-    @inline(__always)
     package var isCurrent: Bool { ResolutionThread.isRunning(self) }
 
     /// Ends a resolution that `init(source:)` made. `resolution` is its caller's reference,
@@ -181,7 +176,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// Tells the observer the resolution is over, and lets it go.
-    @inline(__always)
     func endObserving() {
         if _slowPath(unownedObserver != nil) { endObservingNow() }
     }
@@ -195,7 +189,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// Clears what one call left, so the thread's next call starts afresh.
-    @inline(__always)
     func reset() {
         if _slowPath(sharedGraphHandle != nil) { fillSharedGraph() }
         steps.removeAll()

@@ -37,7 +37,6 @@ extension Resolution {
 
     /// Resolves `key`, whose registration the caller found in the source container's own
     /// registry (`entry`), or not at all (`nil`).
-    @inline(__always)
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?
     ) throws -> Service {
@@ -115,7 +114,6 @@ extension Resolution {
 
     /// Makes the instance of a lifetime whose store keeps it, once this resolution holds the
     /// claim to make it (see `Creations`): others wait for it, or find it made.
-    @inline(__always)
     private func makeKept<Service>(
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
@@ -147,7 +145,6 @@ extension Resolution {
     /// The instance a step gives without making one, if there is one: the one this resolution
     /// made for a `.graph` registration, or the one a stored lifetime's store keeps (or this
     /// resolution, while the instance's hooks run). Sets `outcome`.
-    @inline(__always)
     func existingInstance<Service>(
         of entry: RegistrationEntry, in cache: @autoclosure () -> any InstanceCache, as serviceType: Service.Type
     ) throws -> Service? {
@@ -254,7 +251,6 @@ extension Resolution {
     }
 
     /// Runs the entry's factory. The caller puts the entry on the path first.
-    @inline(__always)
     private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
         do {
             return try entry.typed(as: serviceType).make(self)

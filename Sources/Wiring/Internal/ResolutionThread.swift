@@ -11,60 +11,17 @@
 /// escaped its call is never put back in the slot.
 package enum ResolutionThread {
     /// Whether `resolution` is the innermost one running on this thread.
-    @inline(__always)
     static func isRunning(_ resolution: Resolution) -> Bool {
         UnsafeResolutionSlot.holds(resolution) && resolution.isActive
     }
 
     /// The resolution running on this thread, if any.
-    @inline(__always)
     package static var running: Resolution? { UnsafeResolutionSlot.running }
-
-    /// Runs a synchronous top-level call from `source` on this thread: in the running resolution
-    /// or one below it if there is one, else on the thread's idle resolution. `prepare` sets a
-    /// fresh resolution up for the call; a call that continues the running one skips it.
-    @inline(__always)
-    static func run<Result>(
-        source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
-    ) throws -> Result {
-        let resolution: Resolution
-        switch UnsafeResolutionSlot.take() {
-        case .idle(let idle):
-            resolution = idle
-        case .empty:
-            resolution = Resolution(borrowing: source)
-            UnsafeResolutionSlot.point(at: resolution)
-        case .running(let outer):
-            return try runNested(in: outer, source: source, body)
-        }
-        resolution.borrowedSource = UnsafeUnownedSource(source)
-        resolution.isActive = true
-        prepare(resolution)
-        // The frame's reference is handed on (`consume`), so that at the end it is the only one
-        // unless a resolver escaped: a copy left here would make every call look escaped.
-        let result: Result
-        do {
-            result = try body(resolution)
-        } catch {
-            guard resolution.backedOff != nil else {
-                finishThreadCall(consume resolution)
-                throw error
-            }
-            do {
-                result = try runAgain(resolution, body)
-            } catch {
-                finishThreadCall(consume resolution)
-                throw error
-            }
-        }
-        finishThreadCall(consume resolution)
-        return result
-    }
 
     /// Runs a call again after it backed off from a wait that would never end, once the
     /// instance it waited for is free (see `Creations`); a few times at most.
     @inline(never)
-    private static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
+    fileprivate static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
         var attempts = 0
         while true {
             guard let cycle = resolution.backedOff else { preconditionFailure("a call runs again only after it backed off") }
@@ -85,8 +42,7 @@ package enum ResolutionThread {
 
     /// Ends a call on the thread's own resolution, and keeps it for the next call unless a
     /// resolver of it escaped.
-    @inline(__always)
-    private static func finishThreadCall(_ taken: __owned Resolution) {
+    fileprivate static func finishThreadCall(_ taken: __owned Resolution) {
         var resolution = consume taken
         resolution.isActive = false
         resolution.endObserving()
@@ -109,7 +65,7 @@ package enum ResolutionThread {
 
     /// A top-level call made while `outer` runs on this thread.
     @inline(never)
-    private static func runNested<Result>(
+    fileprivate static func runNested<Result>(
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.borrowedSource.refers(to: source) { return try body(outer) }
@@ -149,37 +105,53 @@ package enum ResolutionThread {
 }
 
 extension Resolution {
-    /// Runs a synchronous top-level call from `source`.
-    @inline(__always)
-    package static func run<Result>(source: any ResolutionSource, _ body: (Resolution) throws -> Result) throws -> Result {
-        try ResolutionThread.run(source: source, prepare: { $0.observe(owning: source.makeObserver()) }, body)
-    }
-
-    /// Runs a synchronous top-level call on `container`, whose registry the caller already read.
+    /// Runs a synchronous top-level call from `source` on this thread, the one way every
+    /// synchronous call starts: in the running resolution or one below it if there is one, else
+    /// on the thread's idle resolution. `prepare` sets a fresh resolution up for the call (with
+    /// ``prepare(observer:)`` or `read(_:cache:)`); by default, the resolution takes the
+    /// source's observer. A call that continues the running one skips it.
     @inline(__always)
     package static func run<Result>(
-        container: Container, registry: Registry, _ body: (Resolution) throws -> Result
+        source: any ResolutionSource, prepare: (Resolution) -> Void = { $0.observeItsSource() },
+        _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        // The registry is held here for the whole call, so the resolution reads it unretained:
-        // retaining it again for the resolution would cost two atomic operations per call.
-        defer { withExtendedLifetime(registry) {} }
-        let unownedRegistry = UnsafeUnownedReference(registry)
-        return try ResolutionThread.run(
-            source: container,
-            prepare: { resolution in
-                resolution.unownedRegistry = unownedRegistry
-                resolution.directCache = UnsafeUnownedCache(container)
-            }, body)
+        let resolution: Resolution
+        switch UnsafeResolutionSlot.take() {
+        case .idle(let idle):
+            resolution = idle
+        case .empty:
+            resolution = Resolution(borrowing: source)
+            UnsafeResolutionSlot.point(at: resolution)
+        case .running(let outer):
+            return try ResolutionThread.runNested(in: outer, source: source, body)
+        }
+        resolution.borrowedSource = UnsafeUnownedSource(source)
+        resolution.isActive = true
+        prepare(resolution)
+        // The frame's reference is handed on (`consume`), so that at the end it is the only one
+        // unless a resolver escaped: a copy left here would make every call look escaped.
+        let result: Result
+        do {
+            result = try body(resolution)
+        } catch {
+            guard resolution.backedOff != nil else {
+                ResolutionThread.finishThreadCall(consume resolution)
+                throw error
+            }
+            do {
+                result = try ResolutionThread.runAgain(resolution, body)
+            } catch {
+                ResolutionThread.finishThreadCall(consume resolution)
+                throw error
+            }
+        }
+        ResolutionThread.finishThreadCall(consume resolution)
+        return result
     }
 
-    /// Runs a synchronous top-level call from `source`, which `prepare` sets up (with
-    /// ``prepare(observer:)``) unless the call continues a resolution already
-    /// running on this thread.
-    @inline(__always)
-    package static func run<Result>(
-        source: any ResolutionSource, prepare: (Resolution) -> Void, _ body: (Resolution) throws -> Result
-    ) throws -> Result {
-        try ResolutionThread.run(source: source, prepare: prepare, body)
+    /// Starts the call with the observer its source makes, if any.
+    func observeItsSource() {
+        observe(owning: source.makeObserver())
     }
 
     /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks

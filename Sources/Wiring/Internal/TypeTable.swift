@@ -8,7 +8,7 @@ struct TypeTable<Value> {
     private var shift = UInt.bitWidth
 
     subscript(key: TypeTableKey) -> Value? {
-        get {
+        @inline(__always) get {
             guard count > 0 else { return nil }
             let mask = keys.count - 1
             var index = slot(for: key)
@@ -38,7 +38,6 @@ struct TypeTable<Value> {
         values[index] = value
     }
 
-    @inline(__always)
     private func slot(for key: TypeTableKey) -> Int {
         Int(truncatingIfNeeded: ((key.type ^ key.arguments) &* TypeTableKey.multiplier) >> UInt(shift))
     }
@@ -62,13 +61,11 @@ struct TypeTableKey: Equatable {
     var type: UInt
     var arguments: UInt
 
-    @inline(__always)
     init(type: ObjectIdentifier, arguments: ObjectIdentifier?) {
         self.type = UInt(bitPattern: type)
         self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
     }
 
-    @inline(__always)
     init(_ key: ServiceKey) {
         self.init(
             type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)

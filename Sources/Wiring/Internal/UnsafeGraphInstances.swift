@@ -14,7 +14,7 @@ struct UnsafeGraphInstances {
         let type: any Any.Type
     }
 
-    private var records: ContiguousArray<Record> = []
+    private var records = UnsafeGrowableBuffer<Record>()
     /// The block values are placed in now, and how much of it is used.
     private var current: UnsafeMutableRawPointer?
     private var used = 0
@@ -25,7 +25,7 @@ struct UnsafeGraphInstances {
     var isEmpty: Bool { records.isEmpty }
 
     func index(of id: Int) -> Int? {
-        records.firstIndex { $0.id == id }
+        records.withUnsafeElements { records in records.firstIndex { $0.id == id } }
     }
 
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
@@ -46,7 +46,9 @@ struct UnsafeGraphInstances {
 
     /// The objects kept, each with how to keep it again in another resolution as its own type.
     func members() -> [SharedGraph.Member] {
-        records.compactMap { record in record.id == Int.min ? nil : Self.member(record, as: record.type) }
+        records.withUnsafeElements { records in
+            records.compactMap { record in record.id == Int.min ? nil : Self.member(record, as: record.type) }
+        }
     }
 
     private static func member<Service>(_ record: Record, as type: Service.Type) -> SharedGraph.Member? {
@@ -60,8 +62,10 @@ struct UnsafeGraphInstances {
 
     /// Destroys every instance, keeping the current block for the next call.
     mutating func removeAll() {
-        for record in records { Self.destroy(record.type, at: record.value) }
-        records.removeAll(keepingCapacity: true)
+        records.withUnsafeElements { records in
+            for record in records { Self.destroy(record.type, at: record.value) }
+        }
+        records.removeAll()
         for block in retired { block.deallocate() }
         retired.removeAll(keepingCapacity: true)
         used = 0
@@ -70,6 +74,7 @@ struct UnsafeGraphInstances {
     /// Frees the memory: the owner's last use.
     mutating func deallocate() {
         removeAll()
+        records.deallocate()
         current?.deallocate()
         current = nil
     }

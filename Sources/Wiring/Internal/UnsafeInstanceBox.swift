@@ -25,13 +25,11 @@ package final class UnsafeInstanceBox: ManagedBuffer<any Any.Type, UInt8> {
     }
 
     /// The value, which must have been stored as a `Service` (checked in debug builds).
-    @inline(__always)
     package func value<Service>(as serviceType: Service.Type) -> Service {
         assert(header == Service.self, "an instance kept as \(header) was read as \(Service.self)")
         return withUnsafeMutablePointerToElements { UnsafeInstanceBox.storage($0, for: Service.self).pointee }
     }
 
-    @inline(__always)
     private static func storage<Service>(_ elements: UnsafeMutablePointer<UInt8>, for: Service.Type) -> UnsafeMutablePointer<Service> {
         UnsafeMutableRawPointer(elements).alignedUp(for: Service.self).assumingMemoryBound(to: Service.self)
     }
@@ -51,7 +49,6 @@ extension UnsafeInstanceBox {
 
     /// Reads the value of a box known to be an `UnsafeInstanceBox` without a dynamic cast: the
     /// kept instance of a `.container` or custom entry (see the invariant above).
-    @inline(__always)
     package static func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Service {
         assert(box is UnsafeInstanceBox, "a kept instance of a .container or custom entry must be an UnsafeInstanceBox")
         return unsafeDowncast(box, to: UnsafeInstanceBox.self).value(as: Service.self)

@@ -23,7 +23,6 @@ package final class UnsafeInstanceSlot: @unchecked Sendable {
     }
 
     /// The kept instance's box, if it was made.
-    @inline(__always)
     package var box: AnyObject? {
         get {
             checkLocked()
@@ -35,7 +34,6 @@ package final class UnsafeInstanceSlot: @unchecked Sendable {
         }
     }
 
-    @inline(__always)
     private func checkLocked() {
         #if DEBUG
         if let guardingLock {

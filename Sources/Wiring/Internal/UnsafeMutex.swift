@@ -22,13 +22,21 @@ func checkPthread(_ result: Int32, _ call: StaticString) {
 /// holds it. Debug builds make the mutex an error-checking one, so breaking that stops at
 /// `checkPthread` instead of deadlocking, and check ``LockOrder`` on every lock taken; every
 /// pthread result is checked in every build.
-final class UnsafeLockBuffer<State>: ManagedBuffer<State, UnsafeLockPrimitives> {
-    typealias Primitives = UnsafeLockPrimitives
+final class UnsafeLockBuffer<State>: ManagedBuffer<State, UInt64> {
+    /// Words of the buffer's tail: the mutex first, then the condition. (Offsets found with key
+    /// paths or kept in static properties would cost work or a `swift_once` on every lock taken.)
+    private static var mutexWords: Int { (MemoryLayout<pthread_mutex_t>.size + 7) / 8 }
+    private static var conditionWords: Int { (MemoryLayout<pthread_cond_t>.size + 7) / 8 }
 
     static func make(_ initialState: State) -> UnsafeLockBuffer<State> {
-        let buffer = create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { primitives in
-                primitives.initialize(to: Primitives())
+        precondition(
+            MemoryLayout<pthread_mutex_t>.alignment <= 8 && MemoryLayout<pthread_cond_t>.alignment <= 8,
+            "a mutex and a condition fit the buffer's 8-byte words")
+        let buffer = create(minimumCapacity: mutexWords + conditionWords) { buffer in
+            buffer.withUnsafeMutablePointerToElements { words in
+                let raw = UnsafeMutableRawPointer(words)
+                raw.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
+                (raw + mutexWords * 8).initializeMemory(as: pthread_cond_t.self, to: pthread_cond_t())
                 var attributes = pthread_mutexattr_t()
                 checkPthread(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
                 #if DEBUG
@@ -37,9 +45,9 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UnsafeLockPrimitives> 
                 let type = Int32(PTHREAD_MUTEX_DEFAULT)
                 #endif
                 checkPthread(pthread_mutexattr_settype(&attributes, type), "pthread_mutexattr_settype")
-                checkPthread(pthread_mutex_init(mutex(in: primitives), &attributes), "pthread_mutex_init")
+                checkPthread(pthread_mutex_init(mutex(in: words), &attributes), "pthread_mutex_init")
                 checkPthread(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
-                checkPthread(pthread_cond_init(condition(in: primitives), nil), "pthread_cond_init")
+                checkPthread(pthread_cond_init(condition(in: words), nil), "pthread_cond_init")
             }
             return initialState
         }
@@ -47,23 +55,20 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UnsafeLockPrimitives> 
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { primitives in
-            checkPthread(pthread_cond_destroy(Self.condition(in: primitives)), "pthread_cond_destroy")
-            checkPthread(pthread_mutex_destroy(Self.mutex(in: primitives)), "pthread_mutex_destroy")
-            primitives.deinitialize(count: 1)
+        withUnsafeMutablePointerToElements { words in
+            checkPthread(pthread_cond_destroy(Self.condition(in: words)), "pthread_cond_destroy")
+            checkPthread(pthread_mutex_destroy(Self.mutex(in: words)), "pthread_mutex_destroy")
+            Self.condition(in: words).deinitialize(count: 1)
+            Self.mutex(in: words).deinitialize(count: 1)
         }
     }
 
-    private static func mutex(in primitives: UnsafeMutablePointer<Primitives>) -> UnsafeMutablePointer<pthread_mutex_t> {
-        field(at: Primitives.mutexOffset, in: primitives)
+    private static func mutex(in words: UnsafeMutablePointer<UInt64>) -> UnsafeMutablePointer<pthread_mutex_t> {
+        UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
-    private static func condition(in primitives: UnsafeMutablePointer<Primitives>) -> UnsafeMutablePointer<pthread_cond_t> {
-        field(at: Primitives.conditionOffset, in: primitives)
-    }
-
-    private static func field<Field>(at offset: Int, in primitives: UnsafeMutablePointer<Primitives>) -> UnsafeMutablePointer<Field> {
-        (UnsafeMutableRawPointer(primitives) + offset).assumingMemoryBound(to: Field.self)
+    private static func condition(in words: UnsafeMutablePointer<UInt64>) -> UnsafeMutablePointer<pthread_cond_t> {
+        (UnsafeMutableRawPointer(words) + mutexWords * 8).assumingMemoryBound(to: pthread_cond_t.self)
     }
 
     /// Runs `body` with the state under the lock; with `broadcasting`, then wakes every thread
@@ -72,13 +77,13 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UnsafeLockPrimitives> 
     func withLock<Result>(
         _ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result
     ) rethrows -> Result {
-        try withUnsafeMutablePointers { state, primitives in
+        try withUnsafeMutablePointers { state, words in
             order.willTake()
-            checkPthread(pthread_mutex_lock(Self.mutex(in: primitives)), "pthread_mutex_lock")
+            checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
             defer {
-                if broadcasting { checkPthread(pthread_cond_broadcast(Self.condition(in: primitives)), "pthread_cond_broadcast") }
+                if broadcasting { checkPthread(pthread_cond_broadcast(Self.condition(in: words)), "pthread_cond_broadcast") }
                 order.gaveBack()
-                checkPthread(pthread_mutex_unlock(Self.mutex(in: primitives)), "pthread_mutex_unlock")
+                checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock")
             }
             return try body(&state.pointee)
         }
@@ -89,37 +94,22 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UnsafeLockPrimitives> 
     /// other threads wrote meanwhile (an access held across the wait would let the compiler keep
     /// what it read before).
     func withLockWaiting<Result>(_ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
-        try withUnsafeMutablePointers { state, primitives in
+        try withUnsafeMutablePointers { state, words in
             order.willTake()
-            checkPthread(pthread_mutex_lock(Self.mutex(in: primitives)), "pthread_mutex_lock")
+            checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
             defer {
                 order.gaveBack()
-                checkPthread(pthread_mutex_unlock(Self.mutex(in: primitives)), "pthread_mutex_unlock")
+                checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock")
             }
             while true {
                 switch try step(&state.pointee) {
                 case .done(let result):
                     return result
                 case .wait:
-                    let waited = pthread_cond_wait(Self.condition(in: primitives), Self.mutex(in: primitives))
+                    let waited = pthread_cond_wait(Self.condition(in: words), Self.mutex(in: words))
                     checkPthread(waited, "pthread_cond_wait")
                 }
             }
         }
-    }
-}
-
-/// The mutex and the condition of an ``UnsafeLockBuffer``, with their offsets found once: a
-/// key path made in the buffer's generic code would be built again on every lock taken.
-struct UnsafeLockPrimitives {
-    var mutex = pthread_mutex_t()
-    var condition = pthread_cond_t()
-
-    static let mutexOffset = offset(of: \.mutex)
-    static let conditionOffset = offset(of: \.condition)
-
-    private static func offset<Field>(of field: WritableKeyPath<Self, Field>) -> Int {
-        guard let offset = MemoryLayout<Self>.offset(of: field) else { preconditionFailure("a stored field has an offset") }
-        return offset
     }
 }

@@ -22,13 +22,11 @@ package class UnsafeRegistryStorage {
 
     /// The unnamed entry for `key`, read in place: through the subclass, a read of the table
     /// or the dictionary copies it (a retain and a release).
-    @inline(__always)
     final func unnamedEntry(_ key: TypeTableKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         unnamed[key]
     }
 
     /// The entry for `key`, unnamed or not, read in place.
-    @inline(__always)
     final func keyedEntry(_ key: ServiceKey) -> RegistrationEntry? {
         keyed[key]
     }
@@ -41,7 +39,6 @@ package class UnsafeRegistryStorage {
     }
 
     /// Marks the storage as one that resolutions may read: it never changes from now on.
-    @inline(__always)
     final func freeze() {
         #if DEBUG
         isFrozen = true

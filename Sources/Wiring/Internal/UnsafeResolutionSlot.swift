@@ -42,7 +42,6 @@ enum UnsafeResolutionSlot {
     }
 
     /// Takes what the slot points at for a call about to run on this thread.
-    @inline(__always)
     static func take() -> Occupant {
         guard let raw = pthread_getspecific(key) else { return .empty }
         let held = Unmanaged<Resolution>.fromOpaque(raw)
@@ -51,13 +50,11 @@ enum UnsafeResolutionSlot {
     }
 
     /// Whether the slot points at `resolution`.
-    @inline(__always)
     static func holds(_ resolution: Resolution) -> Bool {
         pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
     }
 
     /// The resolution the slot points at if it is running, retained for the caller.
-    @inline(__always)
     static var running: Resolution? {
         guard let raw = pthread_getspecific(key) else { return nil }
         let resolution = Unmanaged<Resolution>.fromOpaque(raw)
@@ -66,7 +63,6 @@ enum UnsafeResolutionSlot {
 
     /// Points the slot at `resolution`, which the caller's frame holds while it runs (or at
     /// nothing).
-    @inline(__always)
     static func point(at resolution: Resolution?) {
         checkPthread(
             pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
@@ -74,7 +70,6 @@ enum UnsafeResolutionSlot {
 
     /// Gives the frame's reference to a resolution that is done back to the slot, which points at
     /// it already, to keep for the thread's next call.
-    @inline(__always)
     static func keepIdle(_ resolution: __owned Resolution) {
         assert(holds(resolution), "a thread keeps only the resolution its slot points at")
         assert(!resolution.isActive, "a thread keeps only an idle resolution")

@@ -66,7 +66,36 @@ package class UnsafeResolutionState {
         self.stackFloor = stackFloor
     }
 
+    /// This resolution as the resolver its factories receive (see ``UnsafeLentResolver``),
+    /// retained once by `lend(_:)` and released in `deinit`; held as `Unmanaged` so that reading
+    /// it on every step costs no reference counting.
+    @exclusivity(unchecked) private final var lent: Unmanaged<UnsafeLentResolver>?
+
     deinit {
+        lent?.release()
         graph.deallocate()
+        steps.deallocate()
+    }
+
+    /// Keeps the resolver this resolution lends its factories; called once, from `init`.
+    final func lend(_ resolver: UnsafeLentResolver) {
+        precondition(lent == nil, "a resolution lends one resolver for its whole life")
+        lent = .passRetained(resolver)
+    }
+
+    /// Runs `body` with this resolution as the resolver a factory receives, borrowed: forming
+    /// `any Resolver` from it on every step would retain and release it.
+    final func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
+        assert(lent != nil, "a resolution lends its resolver from the moment it is made")
+        return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.withResolver(body) }
+    }
+
+    /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
+    /// the resolution holds the registry until the call ends, and reads it unretained; `cache`
+    /// is the call's source, which the caller of the top-level resolve keeps alive.
+    final func read(_ registry: Registry, cache: any InstanceCache) {
+        self.registry = registry
+        unownedRegistry = UnsafeUnownedReference(registry)
+        directCache = UnsafeUnownedCache(cache)
     }
 }

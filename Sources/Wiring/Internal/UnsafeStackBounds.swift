@@ -69,7 +69,6 @@ enum UnsafeStackBounds {
 
     /// Whether the calling frame is in the last `margin` bytes of the stack whose floor is
     /// `floor`, that is, the stack is nearly full.
-    @inline(__always)
     static func isNearlyFull(above floor: UInt) -> Bool {
         guard floor != 0 else { return false }
         var marker: UInt8 = 0

@@ -1,26 +1,29 @@
-/// The registrations being resolved, from the top-level request down, held unretained: each
-/// step would otherwise retain and release its entry.
+/// The registrations being resolved, from the top-level request down, in memory the resolution
+/// keeps between calls.
 ///
 /// Invariant: each entry on the stack is alive while it is there, because the frame that
 /// pushed it holds its lookup (or a continued resolution's enclosing one holds it) until it pops
-/// it. Pops match pushes (checked in debug builds).
+/// it; so the stack holds them unretained. Pops match pushes (checked in debug builds).
 struct UnsafeStepStack {
-    private var entries: ContiguousArray<Unmanaged<RegistrationEntry>> = []
+    private var buffer = UnsafeGrowableBuffer<Unmanaged<RegistrationEntry>>()
 
     /// How many registrations are on the path.
-    var count: Int { entries.count }
+    var count: Int { buffer.count }
+
+    var isEmpty: Bool { buffer.isEmpty }
 
     /// The registration resolved innermost, if any.
-    var last: RegistrationEntry? { entries.last?.takeUnretainedValue() }
+    var last: RegistrationEntry? { buffer.last?.takeUnretainedValue() }
 
-    var all: [RegistrationEntry] { entries.map { $0.takeUnretainedValue() } }
+    var all: [RegistrationEntry] {
+        (0..<buffer.count).map { buffer[$0].takeUnretainedValue() }
+    }
 
     /// Whether the entry with `id` is on the stack at `start` or above.
     func contains(id: Int, from start: Int = 0) -> Bool {
-        // Through a buffer pointer: a slice of the array would retain its storage.
-        entries.withUnsafeBufferPointer { entries in
-            guard start < entries.count else { return false }
-            for index in start..<entries.count where entries[index]._withUnsafeGuaranteedRef({ $0.id }) == id {
+        buffer.withUnsafeElements { entries in
+            guard let base = entries.baseAddress, start < entries.count else { return false }
+            for index in start..<entries.count where base[index]._withUnsafeGuaranteedRef({ $0.id }) == id {
                 return true
             }
             return false
@@ -28,17 +31,22 @@ struct UnsafeStepStack {
     }
 
     mutating func push(_ entry: RegistrationEntry) {
-        entries.append(Unmanaged.passUnretained(entry))
+        buffer.append(Unmanaged.passUnretained(entry))
     }
 
     /// Takes `entry`, which must be the innermost registration (checked in debug builds), off
     /// the path.
     mutating func pop(_ entry: RegistrationEntry) {
-        let popped = entries.removeLast()
+        assert(!buffer.isEmpty, "a step popped that was never pushed")
+        let popped = buffer.removeLast()
         assert(popped.toOpaque() == Unmanaged.passUnretained(entry).toOpaque(), "a step popped out of order")
     }
 
     mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
+        buffer.removeAll()
+    }
+
+    mutating func deallocate() {
+        buffer.deallocate()
     }
 }

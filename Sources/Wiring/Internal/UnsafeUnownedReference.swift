@@ -12,7 +12,6 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     private weak var living: Object?
     #endif
 
-    @inline(__always)
     package init(_ object: borrowing Object) {
         unmanaged = .passUnretained(object)
         #if DEBUG
@@ -21,7 +20,6 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     }
 
     /// The object, retained by the caller for as long as it keeps it.
-    @inline(__always)
     package var object: Object {
         checkAlive()
         return unmanaged.takeUnretainedValue()
@@ -36,12 +34,10 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
 
     /// Whether this refers to `object`; compares addresses only, so it is valid for an
     /// object that is gone too.
-    @inline(__always)
     package func refers(to object: Object) -> Bool {
         unmanaged.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
     }
 
-    @inline(__always)
     private func checkAlive() {
         #if DEBUG
         precondition(living != nil, "an unowned \(Object.self) was used after it was freed")
@@ -58,7 +54,6 @@ package struct UnsafeUnownedCache {
     private weak var living: (any InstanceCache)?
     #endif
 
-    @inline(__always)
     package init(_ cache: __shared any InstanceCache) {
         self.cache = cache
         #if DEBUG
@@ -67,7 +62,6 @@ package struct UnsafeUnownedCache {
     }
 
     /// The cache, retained by the caller for as long as it keeps it.
-    @inline(__always)
     package var value: any InstanceCache {
         #if DEBUG
         precondition(living != nil, "an unowned instance cache was used after it was freed")
@@ -85,7 +79,6 @@ package struct UnsafeUnownedSource {
     private weak var living: (any ResolutionSource)?
     #endif
 
-    @inline(__always)
     package init(_ source: __shared any ResolutionSource) {
         self.source = source
         #if DEBUG
@@ -94,7 +87,6 @@ package struct UnsafeUnownedSource {
     }
 
     /// The source, retained by the caller for as long as it keeps it.
-    @inline(__always)
     package var value: any ResolutionSource {
         #if DEBUG
         precondition(living != nil, "the source of a resolution was used after it was freed")
@@ -103,7 +95,6 @@ package struct UnsafeUnownedSource {
     }
 
     /// Whether this is `other`; compares addresses only.
-    @inline(__always)
     package func refers(to other: any ResolutionSource) -> Bool {
         source === other
     }
