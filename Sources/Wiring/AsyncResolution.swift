@@ -73,7 +73,7 @@ extension Resolution {
         guard let observer else {
             return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
         }
-        observer.willResolve(Found(found), path: path)
+        found.withFound { observer.willResolve($0, path: path) }
         do {
             let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
             observer.didResolve(instance, outcome: outcome)

@@ -23,11 +23,6 @@ package final class Registry: UnsafeRegistryStorage {
         unnamedEntry(TypeTableKey(type: type, arguments: nil))
     }
 
-    /// The registration for `key`, which lives as long as this registry.
-    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        if key.name == nil { return unnamedEntry(TypeTableKey(key)) }
-        return keyedEntry(key).map { UnsafeUnownedReference($0) }
-    }
 
     package var entries: [RegistrationEntry] {
         order.compactMap { self[$0] }

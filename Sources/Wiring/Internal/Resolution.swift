@@ -43,11 +43,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// What follows the steps of this resolution, if anything does.
     package var observer: (any ResolutionObserver)? { unownedObserver?.withObject { $0.observer } }
 
-    func observe(owning observer: ObserverReference?) {
-        ownedObserver = observer
-        unownedObserver = observer.map(UnsafeUnownedReference.init)
-    }
-
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { steps.all.map(\.key) }
 
@@ -66,6 +61,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         continuePath(outer.pathEntries)
         enclosingOwner = outer.owner
         hookBoundary = outer.hookBoundary
+        enclose(in: outer)
     }
 
     /// The source for a call through a resolver of this resolution where it is not running:
@@ -143,8 +139,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         if level == 0 {
             if let unownedRegistry { return unownedRegistry.object }
             let fetched = fetch()
-            registry = fetched
-            unownedRegistry = UnsafeUnownedReference(fetched)
+            hold(fetched)
             return fetched
         }
         while ancestorRegistries.count < level {

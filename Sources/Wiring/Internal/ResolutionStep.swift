@@ -4,9 +4,7 @@ extension Resolution {
     /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
     package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try withExtendedLifetime(found) {
-            try resolve(Found(found), as: serviceType)
-        }
+        return try found.withFound { try resolve($0, as: serviceType) }
     }
 
     package func resolve<Service, each Argument>(
@@ -30,8 +28,9 @@ extension Resolution {
         // The entry's `make` takes them from here before its factory can resolve anything.
         pendingArguments = arguments
         defer { pendingArguments = nil }
-        return try withExtendedLifetime((registered, found)) {
-            try resolve(Found(found), as: serviceType)
+        // `registered` made `found`'s variant entry, which it holds weakly.
+        return try withExtendedLifetime(registered) {
+            try found.withFound { try resolve($0, as: serviceType) }
         }
     }
 

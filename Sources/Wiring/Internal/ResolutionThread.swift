@@ -83,7 +83,6 @@ package enum ResolutionThread {
         }
         var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
         nested.continueResolution(outer)
-        nested.enclosing = UnsafeUnownedReference(outer)
         nested.observe(owning: observer)
         UnsafeResolutionSlot.point(at: nested)
         defer {
@@ -125,8 +124,7 @@ extension Resolution {
         case .running(let outer):
             return try ResolutionThread.runNested(in: outer, source: source, body)
         }
-        resolution.borrowedSource = UnsafeUnownedSource(source)
-        resolution.isActive = true
+        resolution.begin(from: source)
         prepare(resolution)
         // The frame's reference is handed on (`consume`), so that at the end it is the only one
         // unless a resolver escaped: a copy left here would make every call look escaped.
@@ -152,23 +150,5 @@ extension Resolution {
     /// Starts the call with the observer its source makes, if any.
     func observeItsSource() {
         observe(owning: source.makeObserver())
-    }
-
-    /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
-    /// plain keys up in first, with their instances in the observer's cache (a test container's
-    /// recorder, which keeps them in the layers its resolution began with).
-    ///
-    /// The resolution holds the observer until its call ends, and the observer holds its registry
-    /// and cache: the caller need keep nothing alive.
-    package func prepare(observer: consuming ObserverReference) {
-        guard let registry = observer.registry, let cache = observer.cache else {
-            preconditionFailure("a prepared resolution's observer must give its registry and cache")
-        }
-        // Read unretained: the observer reference, which this resolution now owns, holds them.
-        unownedRegistry = UnsafeUnownedReference(registry)
-        directCache = UnsafeUnownedCache(cache)
-        unownedObserver = UnsafeUnownedReference(observer)
-        // Moved in, not copied: each copy is a retain and a release.
-        ownedObserver = consume observer
     }
 }

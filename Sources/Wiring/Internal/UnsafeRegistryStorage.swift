@@ -26,6 +26,13 @@ package class UnsafeRegistryStorage {
         unnamed[key]
     }
 
+    /// The registration for `key`, held by this registry, which the caller keeps alive while
+    /// it uses the reference.
+    package final func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
+        if key.name == nil { return unnamed[TypeTableKey(key)] }
+        return keyed[key].map { UnsafeUnownedReference($0) }
+    }
+
     /// The entry for `key`, unnamed or not, read in place.
     final func keyedEntry(_ key: ServiceKey) -> RegistrationEntry? {
         keyed[key]

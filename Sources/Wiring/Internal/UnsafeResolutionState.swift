@@ -90,12 +90,53 @@ package class UnsafeResolutionState {
         return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.withResolver(body) }
     }
 
+    /// Starts a top-level call from `source`, which its caller keeps alive until the call returns.
+    final func begin(from source: any ResolutionSource) {
+        borrowedSource = UnsafeUnownedSource(source)
+        isActive = true
+    }
+
+    /// Runs below `outer`, which started this resolution and runs below it on the stack, so it
+    /// outlives it.
+    final func enclose(in outer: Resolution) {
+        enclosing = UnsafeUnownedReference(outer)
+    }
+
+    /// Holds `observer` (or none) until the call ends, and reads it unretained.
+    final func observe(owning observer: ObserverReference?) {
+        ownedObserver = observer
+        unownedObserver = observer.map(UnsafeUnownedReference.init)
+    }
+
+    /// Holds `registry`, the source's, until the call ends, and reads it unretained.
+    final func hold(_ registry: Registry) {
+        self.registry = registry
+        unownedRegistry = UnsafeUnownedReference(registry)
+    }
+
+    /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
+    /// plain keys up in first, with their instances in the observer's cache (a test container's
+    /// recorder, which keeps them in the layers its resolution began with).
+    ///
+    /// The resolution holds the observer until its call ends, and the observer holds its registry
+    /// and cache: the caller need keep nothing alive.
+    package final func prepare(observer: consuming ObserverReference) {
+        guard let registry = observer.registry, let cache = observer.cache else {
+            preconditionFailure("a prepared resolution's observer must give its registry and cache")
+        }
+        // Read unretained: the observer reference, which this resolution now owns, holds them.
+        unownedRegistry = UnsafeUnownedReference(registry)
+        directCache = UnsafeUnownedCache(cache)
+        unownedObserver = UnsafeUnownedReference(observer)
+        // Moved in, not copied: each copy is a retain and a release.
+        ownedObserver = consume observer
+    }
+
     /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
     /// the resolution holds the registry until the call ends, and reads it unretained; `cache`
     /// is the call's source, which the caller of the top-level resolve keeps alive.
     final func read(_ registry: Registry, cache: any InstanceCache) {
-        self.registry = registry
-        unownedRegistry = UnsafeUnownedReference(registry)
+        hold(registry)
         directCache = UnsafeUnownedCache(cache)
     }
 }

@@ -1,8 +1,9 @@
 /// A lookup whose entry and cache something else keeps alive for the whole step (the
 /// resolution's registry, or the caller's `Lookup`): passing it costs no reference counting.
 ///
-/// A `Found` lives only inside the step it was made for, while the `Lookup`, the registry or
-/// the container it came from is held by the caller of that step.
+/// Invariant: a `Found` lives only inside the step it was made for, while what holds its entry
+/// and cache lives: the `Lookup` it came from (`Lookup.withFound` holds it for the step), or the
+/// resolution's registry and source (see `UnsafeResolutionState.read`).
 package struct Found {
     package let unownedEntry: UnsafeUnownedReference<RegistrationEntry>
     private let unownedCache: UnsafeUnownedCache
@@ -11,7 +12,7 @@ package struct Found {
     package var entry: RegistrationEntry { unownedEntry.object }
     package var cache: any InstanceCache { unownedCache.value }
 
-    init(_ lookup: Lookup) {
+    fileprivate init(_ lookup: Lookup) {
         unownedEntry = UnsafeUnownedReference(lookup.entry)
         unownedCache = UnsafeUnownedCache(lookup.cache)
         origin = lookup.origin
@@ -25,6 +26,11 @@ package struct Found {
 }
 
 extension Lookup {
+    /// Runs `body` with this lookup as a `Found`, holding the lookup until it returns.
+    package func withFound<Result>(_ body: (Found) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(Found(self)) }
+    }
+
     package init(_ found: Found) {
         self.init(entry: found.entry, cache: found.cache, origin: found.origin)
     }
