@@ -82,7 +82,7 @@ public final class Container: Resolver, Sendable {
             }
             return (state.sharedRegistry, nil)
         }
-        if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
+        if let box { return keptValue(box, as: Service.self) }
         guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
         return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) { try $0.resolveHere(serviceType) }
     }
@@ -96,7 +96,7 @@ public final class Container: Resolver, Sendable {
             }
             return (state.sharedRegistry, entry, nil)
         }
-        if let box { return UnsafeInstanceBox.keptValue(box, as: Service.self) }
+        if let box { return keptValue(box, as: Service.self) }
         guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
         return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry)

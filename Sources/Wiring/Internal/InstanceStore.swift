@@ -69,9 +69,7 @@ package final class InstanceStore: Sendable {
 
     /// The object a kept box holds, if its instance is an object (and, for `.weak`, still alive).
     package static func object(in box: AnyObject) -> AnyObject? {
-        if let weak = box as? WeakInstanceBox { return weak.object }
-        guard let box = box as? UnsafeInstanceBox else { return nil }
-        let value = box.anyValue
+        guard let value = (box as? KeptInstance)?.anyValue else { return nil }
         return type(of: value) is AnyClass ? value as AnyObject : nil
     }
 

@@ -318,15 +318,6 @@ package struct ArgumentAccess<Service>: Sendable {
     }
 }
 
-/// An instance of `.weak` scope: kept only while someone else holds it.
-package final class WeakInstanceBox: @unchecked Sendable {
-    package weak var object: AnyObject?
-
-    package init(_ object: AnyObject) {
-        self.object = object
-    }
-}
-
 /// Lets a non-`Sendable` value cross into a `@Sendable` closure. The container hands instances
 /// to any thread by design; what the app shares that way is the app's business.
 package struct UncheckedSendable<Value>: @unchecked Sendable {

@@ -223,7 +223,7 @@ extension Resolution {
 
     /// What a store keeps for `entry`'s instance: the value, or a weak reference for `.weak`.
     func box<Service>(_ instance: Service, for entry: RegistrationEntry) throws -> AnyObject {
-        guard entry.policy.holdsWeakly else { return UnsafeInstanceBox.make(instance) }
+        guard entry.policy.holdsWeakly else { return InstanceBox(instance) }
         let value = instance as Any
         guard type(of: value) is AnyClass else {
             throw ResolutionError(
@@ -237,8 +237,8 @@ extension Resolution {
         in cache: any InstanceCache, for entry: RegistrationEntry, as serviceType: Service.Type
     ) throws -> Service? {
         guard let box = cache.cachedInstance(for: entry) else { return nil }
-        if let box = box as? UnsafeInstanceBox { return box.value(as: Service.self) }
-        guard let object = (box as? WeakInstanceBox)?.object else { return nil }
+        guard let weak = box as? WeakInstanceBox else { return keptValue(box, as: Service.self) }
+        guard let object = weak.object else { return nil }
         guard let instance = object as? Service else {
             // Asked before the step entered the path, or after (while claiming): the key once.
             let entered = steps.last === entry
