@@ -76,19 +76,18 @@ public final class Container: Resolver, Sendable {
         guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
-        let (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
+        var (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
             if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }) {
                 return (nil, box)
             }
             return (state.sharedRegistry, nil)
         }
         if let box { return keptValue(box, as: Service.self) }
-        guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
-        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) { try $0.resolveHere(serviceType) }
+        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) { try $0.resolveHere(serviceType) }
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
-        let (registry, entry, box) = state.withLock {
+        var (registry, entry, box) = state.withLock {
             state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?, AnyObject?) in
             let entry = state.registry.unownedEntry(for: key)
             if let box = entry?.withObject({ $0.keptInstance }) {
@@ -97,8 +96,7 @@ public final class Container: Resolver, Sendable {
             return (state.sharedRegistry, entry, nil)
         }
         if let box { return keptValue(box, as: Service.self) }
-        guard let registry else { preconditionFailure("a lookup gives a kept instance or the registry to resolve in") }
-        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) {
+        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry)
         }
     }
@@ -123,10 +121,10 @@ public final class Container: Resolver, Sendable {
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {
-        let (registry, entry) = state.withLock { state in
+        var (registry, entry) = state.withLock { state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?) in
             (state.sharedRegistry, state.registry.unownedEntry(for: key))
         }
-        return try Resolution.run(source: self, prepare: { $0.read(registry, cache: self) }) {
+        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)
         }
     }

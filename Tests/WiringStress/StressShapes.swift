@@ -47,6 +47,9 @@ extension StressShape {
             ("Swinject: parent and synchronized child", swinjectParentAndChild),
             ("one instance per distinct arguments, threads", perArgumentsThreads),
             ("one instance per distinct arguments, async tasks", perArgumentsTasks),
+            ("override layers pushed and popped, a TestContainer per thread", layersPerThread),
+            ("module replaced in a pushed layer, a TestContainer per thread", moduleReplacedPerThread),
+            (".liveOnly() refused by TestContainers, run once by the base", liveOnlyUnderContention),
         ]
     }
 
@@ -279,5 +282,225 @@ extension StressShape {
             }
         }
         return excess(tally, "Swinject's parent-and-child shape (\(distinct.distinctCount) instances handed out)")
+    }
+
+    // MARK: Test containers, one per thread, over one shared base
+
+    /// How many times each thread pushes and pops a layer in the layer shapes: each push does a
+    /// handful of resolves, so a round stays at a few thousand.
+    private static let layerRounds = 32
+
+    /// The value the base answers ``Stamp`` with in the layer shapes; overrides answer with
+    /// a value unique to the thread and the push (``uniqueStamp(_:_:)``), never this one.
+    private static let baseStamp = StressGatewayModule.stamp
+
+    private static func uniqueStamp(_ thread: Int, _ push: Int) -> Int { thread * 10_000 + push }
+
+    /// Each thread has its own `TestContainer` over one shared base, which holds a counted
+    /// `.container` singleton and a plain registration of ``Stamp``. Every push overrides
+    /// `Stamp` with a value of its own, which the thread must see, and after the pop the base's
+    /// again: a value another thread's container pushed, or one left over from a popped layer,
+    /// is a broken promise. The singleton is made once by the base (which every thread also
+    /// asks) and once by each test container (which keeps its own, and hands the same one out
+    /// inside and outside its pushed layers, as `Made` does not depend on `Stamp`).
+    private static let layersPerThread: Round = { speed in
+        let tally = LockedCounter()
+        let base = Container()
+        registerCounted(in: base, tally, speed)
+        base.register(Stamp.self) { _ in Stamp(value: baseStamp) }
+        let wrong = Mismatches()
+        let baseInstances = IdentityCollector()
+        try await race(threads) { index in
+            let test = TestContainer(base: base)
+            let kept = try! test.resolve(Made.self)                   // kept in the test container's own layer
+            for push in 0..<layerRounds {
+                let expected = uniqueStamp(index, push)
+                test.pushLayer("thread \(index), push \(push)")
+                test.override(Stamp.self) { _ in Stamp(value: expected) }
+                let inside = try! test.resolve(Stamp.self).value
+                if inside != expected {
+                    wrong.note("thread \(index), push \(push): in the layer, Stamp was \(inside), due its override \(expected)")
+                }
+                if try! test.resolve(Made.self) !== kept {
+                    wrong.note("thread \(index), push \(push): in the layer, the test container's singleton was another instance")
+                }
+                test.popLayer()
+                let after = try! test.resolve(Stamp.self).value
+                if after != baseStamp {
+                    wrong.note("thread \(index), push \(push): after the pop, Stamp was \(after), due the base's \(baseStamp)")
+                }
+                if try! test.resolve(Made.self) !== kept {
+                    wrong.note("thread \(index), push \(push): after the pop, the test container's singleton was another instance")
+                }
+                baseInstances.insert(try! base.resolve(Made.self))
+            }
+            let layers = test.layerNames
+            if !layers.isEmpty {
+                wrong.note("thread \(index): layers still pushed after every pop: \(layers)")
+            }
+        }
+        if baseInstances.distinctCount != 1 {
+            wrong.note("the base handed out \(baseInstances.distinctCount) instances of its singleton")
+        }
+        // One for the base, one for each thread's test container.
+        return wrong.excess(
+            made: tally.value, due: threads + 1, "a .container singleton, once in the base and once per TestContainer (\(threads))")
+    }
+
+    /// Each thread has its own `TestContainer` over a base built from ``StressGatewayModule``,
+    /// and replaces that module, in a pushed layer, with a ``StressFakeGatewayModule`` whose
+    /// `Stamp` is unique to the thread and the push. Inside the layer the fake answers; after
+    /// the pop the base module's `.container` instance is back, the very one the test
+    /// container kept before the push (so the module's factory runs once per test container).
+    private static let moduleReplacedPerThread: Round = { speed in
+        let tally = LockedCounter()
+        let fakes = LockedCounter()
+        let base = Container(modules: [StressGatewayModule(tally: tally, speed: speed)])
+        let wrong = Mismatches()
+        try await race(threads) { index in
+            let test = TestContainer(base: base)
+            let kept = try! test.resolve(StampBox.self)
+            if kept.value != baseStamp {
+                wrong.note("thread \(index): before any push, Stamp was \(kept.value), due the module's \(baseStamp)")
+            }
+            for push in 0..<layerRounds {
+                let expected = uniqueStamp(index, push)
+                test.pushLayer("thread \(index), push \(push)")
+                do {
+                    try test.replace(StressGatewayModule.self, with: StressFakeGatewayModule(stamp: expected, made: fakes))
+                } catch {
+                    wrong.note("thread \(index), push \(push): replace threw \(error)")
+                }
+                let inside = try! test.resolve(StampBox.self)
+                if inside.value != expected {
+                    wrong.note("thread \(index), push \(push): with the module replaced, Stamp was \(inside.value), due the replacement's \(expected)")
+                }
+                test.popLayer()
+                let after = try! test.resolve(StampBox.self)
+                if after.value != baseStamp {
+                    wrong.note("thread \(index), push \(push): after the pop, Stamp was \(after.value), due the module's \(baseStamp)")
+                } else if after !== kept {
+                    wrong.note("thread \(index), push \(push): after the pop, the module's .container instance was another one than before the push")
+                }
+            }
+        }
+        let fakesDue = threads * layerRounds
+        if fakes.value != fakesDue {
+            wrong.note("the replacement module's factory ran \(fakes.value) times, due once per pushed layer (\(fakesDue))")
+        }
+        return wrong.excess(
+            made: tally.value, due: threads, "the replaced module's .container instance, once per TestContainer (\(threads))")
+    }
+
+    /// A live-only `.container` registration (and a `.graph` one depending on it, for "at any
+    /// depth"), asked for by every thread through its own `TestContainer`, which must throw the
+    /// live-only error each time without running the factory, and through the shared base,
+    /// which must run the factory exactly once.
+    private static let liveOnlyUnderContention: Round = { speed in
+        let tally = LockedCounter()
+        let base = Container()
+        base.register(Made.self) { _ in
+            tally.increment()
+            speed.work()
+            return Made(serial: tally.value)
+        }.scope(.container).liveOnly()
+        base.register(Holder.self) { r in try Holder(made: r.resolve(Made.self)) }
+        let wrong = Mismatches()
+        let baseInstances = IdentityCollector()
+        try await race(threads) { index in
+            let test = TestContainer(base: base)
+            for attempt in 0..<layerRounds {
+                for (what, resolve) in [
+                    ("Made", { _ = try test.resolve(Made.self) }),
+                    ("Holder -> Made", { _ = try test.resolve(Holder.self) }),
+                ] as [(String, () throws -> Void)] {
+                    do {
+                        try resolve()
+                        wrong.note("thread \(index), attempt \(attempt): a TestContainer resolved live-only \(what) instead of throwing")
+                    } catch let error as ResolutionError {
+                        if case .liveOnly = error.reason {} else {
+                            wrong.note("thread \(index), attempt \(attempt): \(what) threw another error than live-only: \(error)")
+                        }
+                    } catch {
+                        wrong.note("thread \(index), attempt \(attempt): \(what) threw a \(type(of: error)), not a ResolutionError: \(error)")
+                    }
+                }
+                baseInstances.insert(try! base.resolve(Made.self))
+                baseInstances.insert(try! base.resolve(Holder.self).made)
+            }
+        }
+        if baseInstances.distinctCount != 1 {
+            wrong.note("the base handed out \(baseInstances.distinctCount) instances of its live-only singleton")
+        }
+        return wrong.excess(
+            made: tally.value, due: 1, "a live-only .container singleton, run once by the base and never by a TestContainer")
+    }
+}
+
+/// A value the layer shapes compare: overrides answer with one unique to a thread and a push.
+struct Stamp: Sendable, Equatable {
+    let value: Int
+}
+
+/// The `.container` instance the module-replacement shape keeps, compared by identity too.
+final class StampBox: @unchecked Sendable {
+    let value: Int
+    init(value: Int) { self.value = value }
+}
+
+/// The app's module in the module-replacement shape: a counted `.container` ``StampBox``.
+struct StressGatewayModule: Module {
+    /// What the base answers `Stamp` (or `StampBox`) with; never a value an override uses.
+    static let stamp = -1
+
+    let tally: LockedCounter
+    let speed: FactorySpeed
+
+    func register(in container: Container) {
+        let tally = tally, speed = speed
+        container.register(StampBox.self) { _ in
+            tally.increment()
+            speed.work()
+            return StampBox(value: Self.stamp)
+        }.scope(.container)
+    }
+}
+
+/// The test's replacement for ``StressGatewayModule``, answering with its own stamp.
+struct StressFakeGatewayModule: Module {
+    let stamp: Int
+    let made: LockedCounter
+
+    func register(in container: Container) {
+        let stamp = stamp, made = made
+        container.register(StampBox.self) { _ in
+            made.increment()
+            return StampBox(value: stamp)
+        }.scope(.container)
+    }
+}
+
+/// Wrong values seen by racing threads: how many, and the first few, under one lock.
+private final class Mismatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var first: [String] = []
+
+    func note(_ what: String) {
+        lock.withLock {
+            count += 1
+            if first.count < 3 { first.append(what) }
+        }
+    }
+
+    /// The wrong values seen, plus any instances made beyond `due` (or fewer than due, for a
+    /// shape that counts what must be made exactly `due` times).
+    func excess(made: Int, due: Int, _ what: String) -> StressShape.Excess {
+        let (count, first) = lock.withLock { (self.count, self.first) }
+        var parts: [String] = []
+        if made != due { parts.append("\(what): made \(made) times, due \(due)") }
+        if count > 0 { parts.append("\(count) wrong value(s) seen, first: " + first.joined(separator: "; ")) }
+        let extra = count + abs(made - due)
+        return extra > 0 ? StressShape.Excess(extra: extra, detail: parts.joined(separator: " | ")) : .none
     }
 }

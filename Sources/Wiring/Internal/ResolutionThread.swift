@@ -51,7 +51,7 @@ package enum ResolutionThread {
             return
         }
         resolution.reset()
-        UnsafeResolutionSlot.keepIdle(resolution)
+        UnsafeResolutionSlot.keepIdle(consume resolution)
     }
 
     /// A resolver escaped its factory: it may start calls of its own after this one returns,

@@ -73,7 +73,8 @@ enum UnsafeResolutionSlot {
     static func keepIdle(_ resolution: __owned Resolution) {
         assert(holds(resolution), "a thread keeps only the resolution its slot points at")
         assert(!resolution.isActive, "a thread keeps only an idle resolution")
-        _ = Unmanaged.passRetained(resolution)
+        // The frame's reference becomes the slot's: retained here, released as it ends.
+        _ = Unmanaged.passRetained(consume resolution)
     }
 
     /// Runs `body` with the slot pointing at `resolution`, then points it back at what it did.

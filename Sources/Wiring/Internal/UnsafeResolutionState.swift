@@ -133,10 +133,13 @@ package class UnsafeResolutionState {
     }
 
     /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
-    /// the resolution holds the registry until the call ends, and reads it unretained; `cache`
-    /// is the call's source, which the caller of the top-level resolve keeps alive.
-    final func read(_ registry: Registry, cache: any InstanceCache) {
-        hold(registry)
+    /// the resolution takes the caller's reference to the registry (a move, not a retain) and
+    /// holds it until the call ends; `cache` is the call's source, which the caller of the
+    /// top-level resolve keeps alive.
+    final func read(taking registry: inout Registry?, cache: any InstanceCache) {
+        guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
+        unownedRegistry = UnsafeUnownedReference(taken)
+        self.registry = consume taken
         directCache = UnsafeUnownedCache(cache)
     }
 }

@@ -1,12 +1,18 @@
 extension RegistrationEntry {
-    /// This entry as the `TypedEntry` that makes `Service`s, without a dynamic cast.
+    /// Runs `body` with this entry as the `TypedEntry` that makes `Service`s, without a dynamic
+    /// cast.
     ///
     /// Invariant: every entry is a `TypedEntry` of its key's type (the registering calls make
     /// them so), and a step asks for the type of the key it resolves. Debug builds check both
     /// on every call.
-    func typed<Service>(as serviceType: Service.Type) -> TypedEntry<Service> {
+    func withTyped<Service, Result>(
+        as serviceType: Service.Type, _ body: (TypedEntry<Service>) throws -> Result
+    ) rethrows -> Result {
         assert(self is TypedEntry<Service>, "the registration of \(key) does not make a \(Service.self)")
-        return unsafeDowncast(self, to: TypedEntry<Service>.self)
+        // Borrowed: the cast reference would otherwise be retained for the call.
+        return try Unmanaged.passUnretained(self)._withUnsafeGuaranteedRef {
+            try body(unsafeDowncast($0, to: TypedEntry<Service>.self))
+        }
     }
 }
 
