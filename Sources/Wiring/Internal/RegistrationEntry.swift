@@ -144,7 +144,7 @@ package class RegistrationEntry: @unchecked Sendable {
 }
 
 /// A registration that makes `Service`s, the type of its key: every entry is one (see
-/// `RegistrationEntry.withTyped(as:_:)`), so a step calls its factory through a virtual method that
+/// `RegistrationEntry.make(in:as:)`), so a step calls its factory through a virtual method that
 /// needs no generic metadata at run time.
 package class TypedEntry<Service>: RegistrationEntry, @unchecked Sendable {
     /// Runs the factory with the resolution as its resolver (and the resolution's pending

@@ -14,14 +14,9 @@ package final class Registry: UnsafeRegistryStorage {
     }
 
     package subscript(key: ServiceKey) -> RegistrationEntry? {
-        key.name == nil ? unnamedEntry(TypeTableKey(key))?.object : keyedEntry(key)
+        key.name == nil ? unnamed(TypeTableKey(key))?.object : keyedEntry(key)
     }
 
-    /// The unnamed registration without runtime arguments of a type, which lives as long as
-    /// this registry.
-    package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
-        unnamedEntry(TypeTableKey(type: type, arguments: nil))
-    }
 
 
     package var entries: [RegistrationEntry] {

@@ -72,7 +72,8 @@ struct TypeTableKey: Equatable {
     }
 
     /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.
-    static let multiplier = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+    /// (Computed: a stored static would cost a `swift_once` check on every lookup.)
+    static var multiplier: UInt { UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64) }
 
     static let empty = TypeTableKey(type: UInt(0), arguments: 0)
 

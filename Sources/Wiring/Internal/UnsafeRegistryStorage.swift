@@ -22,8 +22,14 @@ package class UnsafeRegistryStorage {
 
     /// The unnamed entry for `key`, read in place: through the subclass, a read of the table
     /// or the dictionary copies it (a retain and a release).
-    final func unnamedEntry(_ key: TypeTableKey) -> UnsafeUnownedReference<RegistrationEntry>? {
+    final func unnamed(_ key: TypeTableKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         unnamed[key]
+    }
+
+    /// The unnamed registration without runtime arguments of a type, held by this registry,
+    /// which the caller keeps alive while it uses the reference.
+    package final func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
+        unnamed[TypeTableKey(type: type, arguments: nil)]
     }
 
     /// The registration for `key`, held by this registry, which the caller keeps alive while

@@ -1,17 +1,14 @@
 extension RegistrationEntry {
-    /// Runs `body` with this entry as the `TypedEntry` that makes `Service`s, without a dynamic
-    /// cast.
+    /// Runs the factory of this entry, the `TypedEntry` that makes `Service`s, reached without
+    /// a dynamic cast and borrowed (the cast reference would otherwise be retained for the call).
     ///
     /// Invariant: every entry is a `TypedEntry` of its key's type (the registering calls make
     /// them so), and a step asks for the type of the key it resolves. Debug builds check both
     /// on every call.
-    func withTyped<Service, Result>(
-        as serviceType: Service.Type, _ body: (TypedEntry<Service>) throws -> Result
-    ) rethrows -> Result {
+    func make<Service>(in resolution: Resolution, as serviceType: Service.Type) throws -> Service {
         assert(self is TypedEntry<Service>, "the registration of \(key) does not make a \(Service.self)")
-        // Borrowed: the cast reference would otherwise be retained for the call.
         return try Unmanaged.passUnretained(self)._withUnsafeGuaranteedRef {
-            try body(unsafeDowncast($0, to: TypedEntry<Service>.self))
+            try unsafeDowncast($0, to: TypedEntry<Service>.self).make(resolution)
         }
     }
 }
