@@ -144,12 +144,12 @@ package class RegistrationEntry: @unchecked Sendable {
 }
 
 /// A registration that makes `Service`s, the type of its key: every entry is one (see
-/// `RegistrationEntry.make(in:as:)`), so a step calls its factory through a virtual method that
+/// `UnsafeResolutionState.make(_:in:as:)`), so a step calls its factory through a virtual method that
 /// needs no generic metadata at run time.
 package class TypedEntry<Service>: RegistrationEntry, @unchecked Sendable {
-    /// Runs the factory with the resolution as its resolver (and the resolution's pending
-    /// runtime arguments, if the registration takes any).
-    package func make(_ resolution: Resolution) throws -> Service {
+    /// Runs the factory with `resolver`, the resolution's (and the resolution's pending runtime
+    /// arguments, if the registration takes any).
+    package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
         fatalError("TypedEntry.make must be overridden by \(type(of: self))")
     }
 
@@ -180,8 +180,8 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
-    override package func make(_ resolution: Resolution) throws -> Service {
-        try resolution.withResolver(factory)
+    override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
+        try factory(resolver)
     }
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }
@@ -236,10 +236,10 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
             factory: factory)
     }
 
-    override package func make(_ resolution: Resolution) throws -> Service {
+    override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
         guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
         resolution.pendingArguments = nil
-        return try resolution.withResolver { try factory($0, arguments) }
+        return try factory(resolver, arguments)
     }
 
     override package var isolation: FactoryIsolation? { isolatedFactory?.isolation }

@@ -252,7 +252,7 @@ extension Resolution {
     /// Runs the entry's factory. The caller puts the entry on the path first.
     private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
         do {
-            return try entry.make(in: self, as: serviceType)
+            return try make(entry, in: self, as: serviceType)
         } catch {
             throw resolutionError(error, entry, entry.key)
         }

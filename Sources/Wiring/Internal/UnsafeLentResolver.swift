@@ -7,7 +7,8 @@
 /// shows in the resolution's count, which is how an escape is detected. The resolution owns
 /// this object and frees it first in its own `deinit`; nothing else may hold it.
 final class UnsafeLentResolver {
-    private let resolver: any Resolver
+    /// Read borrowed, through the resolution's unmanaged reference to this object.
+    let resolver: any Resolver
     private unowned(unsafe) let resolution: Resolution
 
     init(_ resolution: Resolution) {
