@@ -40,7 +40,7 @@ package class RegistrationEntry: @unchecked Sendable {
     package let registeredClass: ObjectIdentifier?
     /// Where the container that owns this registration keeps its stored-scope instance.
     /// Guarded by that container's lock.
-    package let slot = UnsafeInstanceSlot()
+    package let slot = InstanceSlot()
 
     package var scope: Scope { options.scope }
 

@@ -1,14 +1,11 @@
-/// The instance a container keeps for one of its registrations of a stored scope.
-///
-/// Invariant: read and written only under the lock of the container that owns the
-/// registration, so the dynamic exclusivity checks of a class property would only repeat the
-/// lock's work; without them a cached singleton resolves in 422 instructions instead of 505
-/// (callgrind, release build). Debug builds check that the calling thread holds that lock (any
-/// lock, until the container that adds the registration names its own with `guarded(by:)`).
-package final class UnsafeInstanceSlot: @unchecked Sendable {
-    @exclusivity(unchecked) private var storedBox: AnyObject?
+/// The instance a container keeps for one of its registrations of a stored scope: read and
+/// written only under the lock of the container that owns the registration, which debug builds
+/// check (any lock, until the container that adds the registration names its own with
+/// `guarded(by:)`).
+package final class InstanceSlot: @unchecked Sendable {
+    private var storedBox: AnyObject?
     #if DEBUG
-    @exclusivity(unchecked) private var guardingLock: ObjectIdentifier?
+    private var guardingLock: ObjectIdentifier?
     #endif
 
     package init() {}
