@@ -203,36 +203,32 @@ public final class Container: Resolver, Sendable {
     }
 
     private struct State {
-        var registry = Registry()
+        /// The registrations, changed in place under the lock.
+        var registry = UnsafeRegistryStorage()
+        /// What resolutions read: made from `registry` when first asked for after a change.
+        var published: Registry?
         var appliedModules: [ModuleOrigin] = []
         var replaced: [ReplacedRegistration] = []
-        /// Whether `registry` was handed out since it was made: it is then copied before a change.
-        /// (Reference counts alone would say when readers are done, but not in a way the thread
-        /// sanitizer can see.)
-        var isShared = false
         /// Told when the registrations change; see `observeChanges`.
         var observers: [any RegistrationObserver] = []
         /// Told of each registration added or changed; see ``RegistrationBehavior``.
         var behaviors: [any RegistrationBehavior] = []
 
-        /// The registry, ready to change: copied first if a reader may still use it.
-        var mutableRegistry: Registry {
+        /// The registrations, for reading outside the lock: never changed once made.
+        var sharedRegistry: Registry {
             mutating get {
-                if isShared {
-                    registry = registry.copy()
-                    isShared = false
-                }
-                return registry
+                if let published { return published }
+                let made = Registry(registry)
+                published = made
+                return made
             }
         }
 
-        /// The registry, for reading outside the lock.
-        var sharedRegistry: Registry {
-            mutating get {
-                isShared = true
-                registry.freeze()
-                return registry
-            }
+        /// Stores `entry` under its key, returning the entry it replaces; resolutions that
+        /// started before keep reading the registrations they saw.
+        mutating func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
+            published = nil
+            return registry.insert(entry)
         }
 
         /// Empties the slots of the stored scopes `matching` says yes to, returning what they held.
@@ -256,7 +252,7 @@ public final class Container: Resolver, Sendable {
         let lock = state.identity
         let (replaced, observers, behaviors) = state.withLock { state in
             entry.slot.guarded(by: lock)
-            let previous = state.mutableRegistry.insert(entry)
+            let previous = state.insert(entry)
             if let previous, previous.id != entry.id, !entry.options.isImplicit {
                 state.replaced.append(ReplacedRegistration(
                     key: entry.key, replaced: (previous.site, previous.options.module),
@@ -287,7 +283,7 @@ public final class Container: Resolver, Sendable {
             update(&options)
             let updated = current.copy(options: options)
             updated.slot.guarded(by: lock)
-            _ = state.mutableRegistry.insert(updated)
+            _ = state.insert(updated)
             return (current.takeKeptInstances(), state.observers, updated, state.behaviors)
         }
         withExtendedLifetime(dropped) {}

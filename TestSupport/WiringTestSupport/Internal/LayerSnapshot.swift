@@ -54,7 +54,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         if overrides.isEmpty && liveOnly.isEmpty {
             registry = baseRegistry
         } else {
-            let merged = baseRegistry.copy()
+            var merged = baseRegistry.storage
             // A live-only registration answers only through a fake, or an override (below).
             for entry in liveOnly {
                 _ = merged.insert(fakes[entry.key] ?? Refusal.liveOnly(entry))
@@ -64,7 +64,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
                     _ = merged.insert(entry)
                 }
             }
-            registry = merged
+            registry = Registry(merged)
         }
     }
 
