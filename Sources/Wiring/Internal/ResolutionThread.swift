@@ -15,9 +15,6 @@ package enum ResolutionThread {
         UnsafeResolutionSlot.holds(resolution) && resolution.isActive
     }
 
-    /// The resolution running on this thread, if any.
-    package static var running: Resolution? { UnsafeResolutionSlot.running }
-
     /// Runs a call again after it backed off from a wait that would never end, once the
     /// instance it waited for is free (see `Creations`); a few times at most.
     @inline(never)
@@ -107,7 +104,7 @@ extension Resolution {
     /// Runs a synchronous top-level call from `source` on this thread, the one way every
     /// synchronous call starts: in the running resolution or one below it if there is one, else
     /// on the thread's idle resolution. `prepare` sets a fresh resolution up for the call (with
-    /// ``prepare(observer:)`` or `read(_:cache:)`); by default, the resolution takes the
+    /// ``prepare(observer:)`` or `read(taking:cache:)`); by default, the resolution takes the
     /// source's observer. A call that continues the running one skips it.
     @inline(__always)
     package static func run<Result>(

@@ -54,13 +54,6 @@ enum UnsafeResolutionSlot {
         pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
     }
 
-    /// The resolution the slot points at if it is running, retained for the caller.
-    static var running: Resolution? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        let resolution = Unmanaged<Resolution>.fromOpaque(raw)
-        return resolution._withUnsafeGuaranteedRef { $0.isActive } ? resolution.takeUnretainedValue() : nil
-    }
-
     /// Points the slot at `resolution`, which the caller's frame holds while it runs (or at
     /// nothing).
     static func point(at resolution: Resolution?) {

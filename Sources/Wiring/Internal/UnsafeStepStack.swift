@@ -10,8 +10,6 @@ struct UnsafeStepStack {
     /// How many registrations are on the path.
     var count: Int { buffer.count }
 
-    var isEmpty: Bool { buffer.isEmpty }
-
     /// The registration resolved innermost, if any.
     var last: RegistrationEntry? { buffer.last?.takeUnretainedValue() }
 

@@ -32,12 +32,6 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
         return try unmanaged._withUnsafeGuaranteedRef(body)
     }
 
-    /// Whether this refers to `object`; compares addresses only, so it is valid for an
-    /// object that is gone too.
-    package func refers(to object: Object) -> Bool {
-        unmanaged.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
-    }
-
     private func checkAlive() {
         #if DEBUG
         precondition(living != nil, "an unowned \(Object.self) was used after it was freed")
