@@ -118,7 +118,7 @@ extension Resolution {
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
         let cache = found.cache
-        if let instance = try existingInstance(of: entry, in: cache, as: Service.self) { return (instance, outcome) }
+        if let instance = try existingInstance(of: entry, in: cache, as: Service.self) { return (instance, state.outcome) }
         try enter(entry)
         defer { leave(entry) }
         var claim = Creations.Claim.claimed
@@ -143,7 +143,7 @@ extension Resolution {
         let instance = try ResolutionThread.withAsyncResolution(self) {
             try keep(made, of: entry, in: entry.policy.keepsInstances ? cache : nil)
         }
-        return (instance, outcome)
+        return (instance, state.outcome)
     }
 
     /// Runs a factory that must be awaited, its errors named as the synchronous step names them.

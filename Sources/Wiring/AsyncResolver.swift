@@ -131,7 +131,7 @@ public struct AsyncResolver: Sendable {
             // Started inside an async factory (from a container it captured): it continues that
             // factory's path, so a cycle through it is an error, not an endless recursion.
             resolution.continuePath(running.path)
-            resolution.enclosingOwner = running.owner
+            resolution.state.enclosingOwner = running.owner
         }
         defer { Resolution.finish(&resolution) }
         return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)

@@ -237,8 +237,8 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     }
 
     override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
-        guard let arguments = resolution.pendingArguments else { throw MissingArguments(key: key) }
-        resolution.pendingArguments = nil
+        guard let arguments = resolution.state.pendingArguments else { throw MissingArguments(key: key) }
+        resolution.state.pendingArguments = nil
         return try factory(resolver, arguments)
     }
 

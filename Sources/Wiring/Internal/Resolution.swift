@@ -35,32 +35,32 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// Who claims kept instances for this resolution.
-    var owner: ObjectIdentifier { enclosingOwner ?? ObjectIdentifier(self) }
+    var owner: ObjectIdentifier { state.enclosingOwner ?? ObjectIdentifier(self) }
 
     /// The source of the call running now; only valid while it runs.
-    package var source: any ResolutionSource { borrowedSource.value }
+    package var source: any ResolutionSource { state.borrowedSource.value }
 
     /// What follows the steps of this resolution, if anything does.
-    package var observer: (any ResolutionObserver)? { unownedObserver?.withObject { $0.observer } }
+    package var observer: (any ResolutionObserver)? { state.unownedObserver?.withObject { $0.observer } }
 
     /// The keys being resolved, from the top-level request down.
-    package var path: [ServiceKey] { steps.all.map(\.key) }
+    package var path: [ServiceKey] { state.steps.all.map(\.key) }
 
     /// The registrations being resolved, from the top-level request down.
-    package var pathEntries: [RegistrationEntry] { steps.all }
+    package var pathEntries: [RegistrationEntry] { state.steps.all }
 
     /// Starts this resolution below `ancestors`, which the caller keeps alive until it ends, so
     /// that its cycles and errors count them.
     package func continuePath(_ ancestors: [RegistrationEntry]) {
-        for entry in ancestors { steps.push(entry) }
+        for entry in ancestors { state.steps.push(entry) }
     }
 
     /// Makes this resolution part of `outer`, which started it and runs below it on the stack:
     /// its path continues `outer`'s, and it claims kept instances as `outer` does.
     func continueResolution(_ outer: Resolution) {
         continuePath(outer.pathEntries)
-        enclosingOwner = outer.owner
-        hookBoundary = outer.hookBoundary
+        state.enclosingOwner = outer.owner
+        state.hookBoundary = outer.state.hookBoundary
         enclose(in: outer)
     }
 
@@ -71,7 +71,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         let source = escape.withLock { escape -> (any ResolutionSource)? in
             // While the call runs, its caller keeps the source alive, and the call cannot end
             // before this lock is released.
-            escape.hasEnded ? escape.source : borrowedSource.value
+            escape.hasEnded ? escape.source : state.borrowedSource.value
         }
         guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
@@ -84,7 +84,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// that instance itself, alive after the container.
     func endForEscapedResolvers() {
         fillSharedGraph()
-        let source = borrowedSource.value
+        let source = state.borrowedSource.value
         escape.withLock { escape in
             escape.hasEnded = true
             escape.source = source
@@ -137,15 +137,15 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
-            if let unownedRegistry { return unownedRegistry.object }
+            if let unownedRegistry = state.unownedRegistry { return unownedRegistry.object }
             let fetched = fetch()
             hold(fetched)
             return fetched
         }
-        while ancestorRegistries.count < level {
-            ancestorRegistries.append(fetch())
+        while state.ancestorRegistries.count < level {
+            state.ancestorRegistries.append(fetch())
         }
-        return ancestorRegistries[level - 1]
+        return state.ancestorRegistries[level - 1]
     }
 
     /// The resolver handed to factories and hooks run by this resolution.
@@ -172,30 +172,30 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     /// Tells the observer the resolution is over, and lets it go.
     func endObserving() {
-        if _slowPath(unownedObserver != nil) { endObservingNow() }
+        if _slowPath(state.unownedObserver != nil) { endObservingNow() }
     }
 
     @inline(never)
     private func endObservingNow() {
-        guard let observer = unownedObserver else { return }
-        unownedObserver = nil
+        guard let observer = state.unownedObserver else { return }
+        state.unownedObserver = nil
         observer.withObject { $0.observer.resolutionEnded() }
-        if _slowPath(ownedObserver != nil) { ownedObserver = nil }
+        if _slowPath(state.ownedObserver != nil) { state.ownedObserver = nil }
     }
 
     /// Clears what one call left, so the thread's next call starts afresh.
     func reset() {
-        if _slowPath(sharedGraphHandle != nil) { fillSharedGraph() }
-        steps.removeAll()
-        if !graph.isEmpty { graph.removeAll() }
-        if !ancestorRegistries.isEmpty { ancestorRegistries.removeAll(keepingCapacity: true) }
-        if registry != nil { registry = nil }
-        unownedRegistry = nil
-        directCache = nil
-        hookBoundary = 0
-        if _slowPath(remadeInHooks != 0 || backedOff != nil) {
-            remadeInHooks = 0
-            backedOff = nil
+        if _slowPath(state.sharedGraphHandle != nil) { fillSharedGraph() }
+        state.steps.removeAll()
+        if !state.graph.isEmpty { state.graph.removeAll() }
+        if !state.ancestorRegistries.isEmpty { state.ancestorRegistries.removeAll(keepingCapacity: true) }
+        if state.registry != nil { state.registry = nil }
+        state.unownedRegistry = nil
+        state.directCache = nil
+        state.hookBoundary = 0
+        if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {
+            state.remadeInHooks = 0
+            state.backedOff = nil
         }
     }
 }

@@ -7,16 +7,16 @@ extension Resolution {
     @inline(__always)
     package func enter(_ entry: RegistrationEntry) throws {
         assert(isUsedByItsOwner, "a resolution is used only by the thread or task that runs it")
-        if _slowPath(steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: stackFloor)) {
+        if _slowPath(state.steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: state.stackFloor)) {
             throw tooDeep(entry.key)
         }
-        if steps.contains(id: entry.id) { try enterAgain(entry) }
-        steps.push(entry)
+        if state.steps.contains(id: entry.id) { try enterAgain(entry) }
+        state.steps.push(entry)
     }
 
     /// Takes `entry`, the innermost registration, off the path.
     package func leave(_ entry: RegistrationEntry) {
-        steps.pop(entry)
+        state.steps.pop(entry)
     }
 
     /// `entry` is on the path already. That is a cycle, unless an `initCompleted` hook below it
@@ -24,10 +24,10 @@ extension Resolution {
     /// shared one is then made inside the hook, and the step building it takes that one.
     @inline(never)
     private func enterAgain(_ entry: RegistrationEntry) throws {
-        guard entry.policy.sharedWithinResolve, hookBoundary > 0, !steps.contains(id: entry.id, from: hookBoundary) else {
+        guard entry.policy.sharedWithinResolve, state.hookBoundary > 0, !state.steps.contains(id: entry.id, from: state.hookBoundary) else {
             throw circularDependency(entry.key)
         }
-        remadeInHooks += 1
+        state.remadeInHooks += 1
     }
 
     @inline(never)
@@ -40,6 +40,6 @@ extension Resolution {
 
     @inline(never)
     private func tooDeep(_ key: ServiceKey) -> ResolutionError {
-        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: steps.count))
+        ResolutionError(key: key, path: path + [key], reason: .tooDeep(limit: state.steps.count))
     }
 }

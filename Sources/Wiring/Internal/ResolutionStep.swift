@@ -26,8 +26,8 @@ extension Resolution {
         let found = variant === registered.entry
             ? registered : Lookup(entry: variant, cache: registered.cache, origin: registered.origin)
         // The entry's `make` takes them from here before its factory can resolve anything.
-        pendingArguments = arguments
-        defer { pendingArguments = nil }
+        state.pendingArguments = arguments
+        defer { state.pendingArguments = nil }
         // `registered` made `found`'s variant entry, which it holds weakly.
         return try withExtendedLifetime(registered) {
             try found.withFound { try resolve($0, as: serviceType) }
@@ -39,7 +39,7 @@ extension Resolution {
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?
     ) throws -> Service {
-        guard let entry, let directCache else { return try resolve(key, as: serviceType, found: nil) }
+        guard let entry, let directCache = state.directCache else { return try resolve(key, as: serviceType, found: nil) }
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
@@ -50,12 +50,12 @@ extension Resolution {
         arguments: UnsafeArguments
     ) throws -> Service {
         // An entry that keeps an instance per distinct arguments resolves them through a variant.
-        guard let entry, let directCache, key.takesArguments, entry.withObject({ $0.variant(for: arguments) === $0 })
+        guard let entry, let directCache = state.directCache, key.takesArguments, entry.withObject({ $0.variant(for: arguments) === $0 })
         else {
             return try resolve(key, as: serviceType, found: nil, arguments: arguments)
         }
-        pendingArguments = arguments
-        defer { pendingArguments = nil }
+        state.pendingArguments = arguments
+        defer { state.pendingArguments = nil }
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
@@ -63,18 +63,18 @@ extension Resolution {
     /// `Service?`: each one costs a metadata lookup at run time.
     @inline(__always)
     func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        if _slowPath(unownedObserver != nil) { return try resolveObserved(found, as: serviceType) }
+        if _slowPath(state.unownedObserver != nil) { return try resolveObserved(found, as: serviceType) }
         return try step(found, as: serviceType)
     }
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
         // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
-        guard let observer = unownedObserver else { return try step(found, as: serviceType) }
+        guard let observer = state.unownedObserver else { return try step(found, as: serviceType) }
         observer.withObject { $0.observer.willResolve(found, path: path) }
         do {
             let instance = try step(found, as: serviceType)
-            observer.withObject { $0.observer.didResolve(instance, outcome: outcome) }
+            observer.withObject { $0.observer.didResolve(instance, outcome: state.outcome) }
             return instance
         } catch {
             observer.withObject { $0.observer.didFail(found.entry.key, error: error) }
@@ -92,12 +92,12 @@ extension Resolution {
             if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
             // `existingInstance` for an instance shared within the resolve, without forming a
             // `Service?`: generic code that does looks its metadata up at run time, on every call.
-            if policy.sharedWithinResolve, let index = graph.index(of: entry.id) {
-                outcome = .sharedInGraph
-                return graph.value(at: index, as: serviceType)
+            if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {
+                state.outcome = .sharedInGraph
+                return state.graph.value(at: index, as: serviceType)
             }
             try enter(entry)
-            defer { steps.pop(entry) }
+            defer { state.steps.pop(entry) }
             return try keep(produce(entry, as: serviceType), of: entry, in: nil)
         }
     }
@@ -117,7 +117,7 @@ extension Resolution {
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
         try enter(entry)
-        defer { steps.pop(entry) }
+        defer { state.steps.pop(entry) }
         // Before claiming: a synchronous resolve must never wait for an instance an async one
         // is making, which may need this very thread (the main actor's) to finish.
         if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {
@@ -131,7 +131,7 @@ extension Resolution {
                 throw backOff(cycle)
             }
             if let instance = try instance(publishedBefore: claim, of: entry, in: cache, as: serviceType) {
-                outcome = .cached
+                state.outcome = .cached
                 return instance
             }
         } while claim == .waited
@@ -150,13 +150,13 @@ extension Resolution {
         let policy = entry.policy
         guard policy.sharedWithinResolve else { return nil }
         if policy.keepsInstances, let instance = try keptInstance(in: cache(), for: entry, as: serviceType) {
-            outcome = .cached
+            state.outcome = .cached
             return instance
         }
         // Made earlier in this resolution: shared within it, or kept and its hooks still running.
-        guard let index = graph.index(of: entry.id) else { return nil }
-        outcome = policy.keepsInstances ? .cached : .sharedInGraph
-        return graph.value(at: index, as: serviceType)
+        guard let index = state.graph.index(of: entry.id) else { return nil }
+        state.outcome = policy.keepsInstances ? .cached : .sharedInGraph
+        return state.graph.value(at: index, as: serviceType)
     }
 
     /// Keeps the instance the factory `made` as its lifetime says, runs the entry's hooks, then
@@ -170,28 +170,28 @@ extension Resolution {
         let policy = entry.policy
         if !policy.sharedWithinResolve {
             if _slowPath(entry.hasHooks) { try complete(entry, made) }
-            outcome = .created
+            state.outcome = .created
             return made
         }
-        if _slowPath(remadeInHooks != 0), let index = graph.index(of: entry.id) {
-            outcome = policy.keepsInstances ? .cached : .sharedInGraph
-            return graph.value(at: index, as: Service.self)
+        if _slowPath(state.remadeInHooks != 0), let index = state.graph.index(of: entry.id) {
+            state.outcome = policy.keepsInstances ? .cached : .sharedInGraph
+            return state.graph.value(at: index, as: Service.self)
         }
         let box = policy.keepsInstances ? try box(made, for: entry) : nil
-        graph.keep(made, for: entry.id)
+        state.graph.keep(made, for: entry.id)
         do {
             try complete(entry, made)
             // A hook may have swallowed the back-off (`try?`): what it built is not to be trusted.
-            if box != nil, let backedOff { throw backedOff.error }
+            if box != nil, let backedOff = state.backedOff { throw backedOff.error }
         } catch {
-            graph.forget(entry.id)
+            state.graph.forget(entry.id)
             throw error
         }
         if let box {
             guard let cache else { preconditionFailure("a stored lifetime's step publishes to its store") }
             cache.store(box, for: entry)
         }
-        outcome = .created
+        state.outcome = .created
         return made
     }
 
@@ -216,8 +216,8 @@ extension Resolution {
 
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
     func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
-        if backedOff == nil { backedOff = cycle }
-        enclosing?.withObject { $0.backedOff = backedOff }
+        if state.backedOff == nil { state.backedOff = cycle }
+        state.enclosing?.withObject { $0.state.backedOff = state.backedOff }
         return cycle.error
     }
 
@@ -241,7 +241,7 @@ extension Resolution {
         guard let object = weak.object else { return nil }
         guard let instance = object as? Service else {
             // Asked before the step entered the path, or after (while claiming): the key once.
-            let entered = steps.last === entry
+            let entered = state.steps.last === entry
             throw ResolutionError(
                 key: entry.key, path: entered ? path : path + [entry.key],
                 reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
@@ -292,9 +292,9 @@ extension Resolution {
     /// Runs the entry's `initCompleted` hooks on its new instance.
     func complete<Service>(_ entry: RegistrationEntry, _ instance: Service) throws {
         guard entry.hasHooks else { return }
-        let outerBoundary = hookBoundary
-        hookBoundary = steps.count
-        defer { hookBoundary = outerBoundary }
+        let outerBoundary = state.hookBoundary
+        state.hookBoundary = state.steps.count
+        defer { state.hookBoundary = outerBoundary }
         do {
             for hook in entry.hooks {
                 try withResolver { try hook($0, instance) }
@@ -315,7 +315,7 @@ extension Resolution {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        unownedObserver?.withObject { $0.observer.didFail(key, error: error) }
+        state.unownedObserver?.withObject { $0.observer.didFail(key, error: error) }
         return error
     }
 }

@@ -12,7 +12,7 @@
 package enum ResolutionThread {
     /// Whether `resolution` is the innermost one running on this thread.
     static func isRunning(_ resolution: Resolution) -> Bool {
-        UnsafeResolutionSlot.holds(resolution) && resolution.isActive
+        UnsafeResolutionSlot.holds(resolution) && resolution.state.isActive
     }
 
     /// Runs a call again after it backed off from a wait that would never end, once the
@@ -21,17 +21,17 @@ package enum ResolutionThread {
     fileprivate static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
         var attempts = 0
         while true {
-            guard let cycle = resolution.backedOff else { preconditionFailure("a call runs again only after it backed off") }
-            resolution.backedOff = nil
-            resolution.steps.removeAll()
-            resolution.graph.removeAll()
-            resolution.hookBoundary = 0
-            resolution.remadeInHooks = 0
+            guard let cycle = resolution.state.backedOff else { preconditionFailure("a call runs again only after it backed off") }
+            resolution.state.backedOff = nil
+            resolution.state.steps.removeAll()
+            resolution.state.graph.removeAll()
+            resolution.state.hookBoundary = 0
+            resolution.state.remadeInHooks = 0
             Creations.waitUntilFree(cycle.key)
             attempts += 1
             do {
                 return try body(resolution)
-            } catch where resolution.backedOff != nil && attempts < 100 {
+            } catch where resolution.state.backedOff != nil && attempts < 100 {
                 continue
             }
         }
@@ -41,7 +41,7 @@ package enum ResolutionThread {
     /// resolver of it escaped.
     fileprivate static func finishThreadCall(_ taken: __owned Resolution) {
         var resolution = consume taken
-        resolution.isActive = false
+        resolution.state.isActive = false
         resolution.endObserving()
         guard isKnownUniquelyReferenced(&resolution) else {
             escaped(resolution)
@@ -65,9 +65,9 @@ package enum ResolutionThread {
     fileprivate static func runNested<Result>(
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        if outer.borrowedSource.refers(to: source) { return try body(outer) }
+        if outer.state.borrowedSource.refers(to: source) { return try body(outer) }
         var observer = source.makeObserver()
-        if let outerObserver = outer.observer, let entry = outer.steps.last {
+        if let outerObserver = outer.observer, let entry = outer.state.steps.last {
             // A factory bypassing its resolver: its observer hears which key, from the call's
             // first step, unless the captured source observes the call itself.
             if observer == nil {
@@ -78,12 +78,12 @@ package enum ResolutionThread {
                 outerObserver.factory(of: entry, resolved: nil, from: source)
             }
         }
-        var nested = Resolution(borrowing: source, stackFloor: outer.stackFloor)
+        var nested = Resolution(borrowing: source, stackFloor: outer.state.stackFloor)
         nested.continueResolution(outer)
         nested.observe(owning: observer)
         UnsafeResolutionSlot.point(at: nested)
         defer {
-            nested.isActive = false
+            nested.state.isActive = false
             nested.endObserving()
             // Only a resolver that escaped needs the source held weakly; a weak reference gives
             // the source a side table, which makes every later retain of it slower.
@@ -129,7 +129,7 @@ extension Resolution {
         do {
             result = try body(resolution)
         } catch {
-            guard resolution.backedOff != nil else {
+            guard resolution.state.backedOff != nil else {
                 ResolutionThread.finishThreadCall(consume resolution)
                 throw error
             }

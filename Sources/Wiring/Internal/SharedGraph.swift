@@ -19,7 +19,7 @@ package final class SharedGraph: @unchecked Sendable {
     /// Puts the objects still alive into `resolution`'s graph, which is starting.
     func seed(_ resolution: Resolution) {
         let alive = members.withLock { members in members.compactMap { member in member.object.map { (member, $0) } } }
-        for (member, object) in alive where resolution.graph.index(of: member.entryID) == nil {
+        for (member, object) in alive where resolution.state.graph.index(of: member.entryID) == nil {
             member.keep(resolution, object)
         }
     }
@@ -29,17 +29,17 @@ extension Resolution {
     /// The handle the `Provider`s and `Lazy`s this call injects keep of its `.graph` objects,
     /// made on first request; filled when the call ends.
     func sharedGraph() -> SharedGraph {
-        if let shared = sharedGraphHandle { return shared }
+        if let shared = state.sharedGraphHandle { return shared }
         let shared = SharedGraph()
-        sharedGraphHandle = shared
+        state.sharedGraphHandle = shared
         return shared
     }
 
     /// Gives the `.graph` objects of the call that is ending to the lazies and providers it made.
     func fillSharedGraph() {
-        guard let shared = sharedGraphHandle else { return }
-        sharedGraphHandle = nil
-        shared.fill(with: graph.members())
+        guard let shared = state.sharedGraphHandle else { return }
+        state.sharedGraphHandle = nil
+        shared.fill(with: state.graph.members())
     }
 }
 

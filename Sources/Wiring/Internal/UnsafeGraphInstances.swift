@@ -56,7 +56,7 @@ struct UnsafeGraphInstances {
         guard Swift.type(of: value) is AnyClass else { return nil }
         return SharedGraph.Member(entryID: record.id, object: value as AnyObject) { resolution, object in
             guard let instance = object as? Service else { return }
-            resolution.graph.keep(instance, for: record.id)
+            resolution.state.graph.keep(instance, for: record.id)
         }
     }
 

@@ -45,7 +45,7 @@ enum UnsafeResolutionSlot {
     static func take() -> Occupant {
         guard let raw = pthread_getspecific(key) else { return .empty }
         let held = Unmanaged<Resolution>.fromOpaque(raw)
-        if _slowPath(held._withUnsafeGuaranteedRef { $0.isActive }) { return .running(held.takeUnretainedValue()) }
+        if _slowPath(held._withUnsafeGuaranteedRef { $0.state.isActive }) { return .running(held.takeUnretainedValue()) }
         return .idle(held.takeRetainedValue())
     }
 
@@ -65,7 +65,7 @@ enum UnsafeResolutionSlot {
     /// it already, to keep for the thread's next call.
     static func keepIdle(_ resolution: __owned Resolution) {
         assert(holds(resolution), "a thread keeps only the resolution its slot points at")
-        assert(!resolution.isActive, "a thread keeps only an idle resolution")
+        assert(!resolution.state.isActive, "a thread keeps only an idle resolution")
         // The frame's reference becomes the slot's: retained here, released as it ends.
         _ = Unmanaged.passRetained(consume resolution)
     }
