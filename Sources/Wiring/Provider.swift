@@ -95,7 +95,7 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
 
     private struct Progress {
         var result: Result<Service, ResolutionError>?
-        var resolvingThread: ObjectIdentifier?
+        var resolvingThread: UInt?
     }
 
     private enum Turn {
@@ -146,7 +146,7 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// The service, resolved on the first call; later calls return the same result.
     public var value: Service {
         get throws(ResolutionError) {
-            let thread = ObjectIdentifier(LockingThread.current)
+            let thread = currentThreadIdentity()
             let turn = state.withLockWaiting { progress -> ConditionStep<Turn> in
                 if let result = progress.result { return .done(.resolved(result)) }
                 guard let resolving = progress.resolvingThread else {

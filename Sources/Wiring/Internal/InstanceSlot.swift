@@ -35,10 +35,10 @@ package final class InstanceSlot: @unchecked Sendable {
         #if DEBUG
         if let guardingLock {
             precondition(
-                LockingThread.holds(guardingLock),
+                LockOrder.holds(guardingLock),
                 "a kept instance was read or written without its container's lock")
         } else {
-            precondition(LockingThread.holdsAnyLock, "a kept instance was read or written outside any lock")
+            precondition(LockOrder.holdsAnyLock, "a kept instance was read or written outside any lock")
         }
         #endif
     }

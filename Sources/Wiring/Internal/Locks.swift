@@ -23,12 +23,24 @@ package enum LockRank: Int, Sendable {
 
 /// A lock's place in the order of ``LockRank``, and where it was made, for the message; checked
 /// in debug builds, nothing in release builds.
-struct LockOrder {
+struct LockOrder: Sendable {
     #if DEBUG
     let rank: LockRank
     let site: String
     /// The lock itself, for checks that state is read under the one lock that guards it.
     let lock: ObjectIdentifier
+
+    /// The locks the calling thread (or task) holds, innermost last: bound for the time each is
+    /// held, which a lock's scope matches.
+    @TaskLocal private static var held: [LockOrder] = []
+
+    /// Whether the calling thread holds `lock` (see ``LockedState/identity``).
+    static func holds(_ lock: ObjectIdentifier) -> Bool {
+        held.contains { $0.lock == lock }
+    }
+
+    /// Whether the calling thread holds any lock.
+    static var holdsAnyLock: Bool { !held.isEmpty }
     #endif
 
     init(rank: LockRank, file: StaticString, line: UInt, lock: AnyObject) {
@@ -39,53 +51,21 @@ struct LockOrder {
         #endif
     }
 
-    /// Checks, before the calling thread takes this lock, that it takes locks in order.
-    func willTake() {
+    /// Runs `body`, which takes this lock and gives it back: debug builds first check that the
+    /// calling thread takes locks in order, and know while it runs that the thread holds it.
+    func whileHeld<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if DEBUG
-        let thread = LockingThread.current
-        if let innermost = thread.held.last {
+        if let innermost = Self.held.last {
             precondition(
                 rank.rawValue > innermost.rank.rawValue,
                 "lock order: the lock made at \(site) (\(rank)) was taken while holding the one made at "
                     + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
         }
-        thread.held.append(self)
+        return try Self.$held.withValue(Self.held + [self], operation: body)
+        #else
+        return try body()
         #endif
     }
-
-    /// Notes that the calling thread gave this lock back.
-    func gaveBack() {
-        #if DEBUG
-        let thread = LockingThread.current
-        guard let index = thread.held.lastIndex(where: { $0.lock == lock }) else {
-            preconditionFailure("a lock was given back by a thread that did not hold it")
-        }
-        thread.held.remove(at: index)
-        #endif
-    }
-}
-
-/// What a thread's locking needs to know about the thread: which object stands for it, and, in
-/// debug builds, the locks it holds, innermost last.
-final class LockingThread {
-    #if DEBUG
-    fileprivate(set) var held: [LockOrder] = []
-    #endif
-
-    private static let local = UnsafeThreadLocal { LockingThread() }
-
-    /// The calling thread's.
-    static var current: LockingThread { local.current }
-
-    #if DEBUG
-    /// Whether the calling thread holds `lock` (see ``LockedState/identity``).
-    static func holds(_ lock: ObjectIdentifier) -> Bool {
-        current.held.contains { $0.lock == lock }
-    }
-
-    /// Whether the calling thread holds any lock.
-    static var holdsAnyLock: Bool { !current.held.isEmpty }
-    #endif
 }
 
 /// State guarded by a mutex.

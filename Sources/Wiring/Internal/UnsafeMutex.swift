@@ -78,14 +78,14 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UInt64> {
         _ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result
     ) rethrows -> Result {
         try withUnsafeMutablePointers { state, words in
-            order.willTake()
-            checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
-            defer {
-                if broadcasting { checkPthread(pthread_cond_broadcast(Self.condition(in: words)), "pthread_cond_broadcast") }
-                order.gaveBack()
-                checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock")
+            try order.whileHeld {
+                checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
+                defer {
+                    if broadcasting { checkPthread(pthread_cond_broadcast(Self.condition(in: words)), "pthread_cond_broadcast") }
+                    checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock")
+                }
+                return try body(&state.pointee)
             }
-            return try body(&state.pointee)
         }
     }
 
@@ -95,19 +95,16 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, UInt64> {
     /// what it read before).
     func withLockWaiting<Result>(_ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
         try withUnsafeMutablePointers { state, words in
-            order.willTake()
-            checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
-            defer {
-                order.gaveBack()
-                checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock")
-            }
-            while true {
-                switch try step(&state.pointee) {
-                case .done(let result):
-                    return result
-                case .wait:
-                    let waited = pthread_cond_wait(Self.condition(in: words), Self.mutex(in: words))
-                    checkPthread(waited, "pthread_cond_wait")
+            try order.whileHeld {
+                checkPthread(pthread_mutex_lock(Self.mutex(in: words)), "pthread_mutex_lock")
+                defer { checkPthread(pthread_mutex_unlock(Self.mutex(in: words)), "pthread_mutex_unlock") }
+                while true {
+                    switch try step(&state.pointee) {
+                    case .done(let result):
+                        return result
+                    case .wait:
+                        checkPthread(pthread_cond_wait(Self.condition(in: words), Self.mutex(in: words)), "pthread_cond_wait")
+                    }
                 }
             }
         }
