@@ -1,12 +1,13 @@
 /// The `.graph` instances of one resolution (and kept instances while their hooks run), stored
 /// inline in memory the resolution keeps between calls: keeping one allocates nothing once the
 /// resolution has run a few times, and reading one back costs no dynamic cast (as an `Any`,
-/// the 10-node graph benchmark ran 45% slower).
+/// the 10-node graph benchmark ran 45% slower; records in an array, 4% slower).
 ///
-/// Invariant: a record's `value` points at an initialized value of its `type`, in memory this
-/// owns, until `removeAll`; values never move once stored (a full block is retired and a new
-/// one started), so they need not be bitwise movable; a value is read back only as the type it
-/// was kept as (checked in debug builds).
+/// Invariant: `records` holds `count` initialized records, each pointing at an initialized
+/// value of its `type` in memory this owns, until `removeAll`; values never move once stored (a
+/// full block is retired and a new one started), so they need not be bitwise movable; a value
+/// is read back only as the type it was kept as, at an index below `count` (both checked in
+/// debug builds).
 struct UnsafeGraphInstances {
     private struct Record {
         var id: Int
@@ -14,7 +15,9 @@ struct UnsafeGraphInstances {
         let type: any Any.Type
     }
 
-    private var records = UnsafeGrowableBuffer<Record>()
+    private var records: UnsafeMutablePointer<Record>?
+    private var count = 0
+    private var capacity = 0
     /// The block values are placed in now, and how much of it is used.
     private var current: UnsafeMutableRawPointer?
     private var used = 0
@@ -22,33 +25,38 @@ struct UnsafeGraphInstances {
     private var retired: [UnsafeMutableRawPointer] = []
     private static let blockSize = 1024
 
-    var isEmpty: Bool { records.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
-    func index(of id: Int) -> Int? {
-        records.withUnsafeElements { records in records.firstIndex { $0.id == id } }
-    }
+    private var all: UnsafeMutableBufferPointer<Record> { UnsafeMutableBufferPointer(start: records, count: count) }
+
+    func index(of id: Int) -> Int? { all.firstIndex { $0.id == id } }
 
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        assert(records[index].type == Service.self, "a .graph instance read as another type")
-        return records[index].value.assumingMemoryBound(to: Service.self).pointee
+        assert(index < count && all[index].type == Service.self, "a .graph instance read as another type")
+        return all[index].value.assumingMemoryBound(to: Service.self).pointee
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {
         let pointer = allocate(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         pointer.initializeMemory(as: Service.self, to: instance)
-        records.append(Record(id: id, value: pointer, type: Service.self))
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Record>.allocate(capacity: max(16, capacity * 2))
+            if let records { grown.moveInitialize(from: records, count: count) }
+            records?.deallocate()
+            (records, capacity) = (grown, max(16, capacity * 2))
+        }
+        (records.unsafelyUnwrapped + count).initialize(to: Record(id: id, value: pointer, type: Service.self))
+        count += 1
     }
 
     /// Makes the instance kept for `id` invisible, as if never kept; it is destroyed with the rest.
     mutating func forget(_ id: Int) {
-        if let index = index(of: id) { records[index].id = Int.min }
+        if let index = index(of: id) { all[index].id = Int.min }
     }
 
     /// The objects kept, each with how to keep it again in another resolution as its own type.
     func members() -> [SharedGraph.Member] {
-        records.withUnsafeElements { records in
-            records.compactMap { record in record.id == Int.min ? nil : Self.member(record, as: record.type) }
-        }
+        all.compactMap { record in record.id == Int.min ? nil : Self.member(record, as: record.type) }
     }
 
     private static func member<Service>(_ record: Record, as type: Service.Type) -> SharedGraph.Member? {
@@ -62,10 +70,8 @@ struct UnsafeGraphInstances {
 
     /// Destroys every instance, keeping the current block for the next call.
     mutating func removeAll() {
-        records.withUnsafeElements { records in
-            for record in records { Self.destroy(record.type, at: record.value) }
-        }
-        records.removeAll()
+        for record in all { Self.destroy(record.type, at: record.value) }
+        count = 0
         for block in retired { block.deallocate() }
         retired.removeAll(keepingCapacity: true)
         used = 0
@@ -74,9 +80,8 @@ struct UnsafeGraphInstances {
     /// Frees the memory: the owner's last use.
     mutating func deallocate() {
         removeAll()
-        records.deallocate()
+        records?.deallocate()
         current?.deallocate()
-        current = nil
     }
 
     private mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {

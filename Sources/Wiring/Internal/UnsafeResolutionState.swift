@@ -23,7 +23,6 @@ package class UnsafeResolutionState {
     deinit {
         lent?.release()
         state.graph.deallocate()
-        state.steps.deallocate()
     }
 
     /// Keeps the resolver this resolution lends its factories; called once, from `init`.

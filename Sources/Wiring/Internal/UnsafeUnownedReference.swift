@@ -5,7 +5,9 @@
 /// Invariant: the object outlives every use of the reference. Whoever makes one says, where
 /// it is stored, what keeps the object alive (the caller of the top-level resolve, the
 /// resolution's own strong reference, the registry an entry belongs to). Debug builds keep a
-/// weak reference beside it and stop on any use after the object is gone.
+/// weak reference beside it and stop on any use after the object is gone; so do the two
+/// existential forms below, which a class-bound existential needs: it cannot be the generic
+/// argument.
 package struct UnsafeUnownedReference<Object: AnyObject> {
     private let unmanaged: Unmanaged<Object>
     #if DEBUG
@@ -20,28 +22,19 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     }
 
     /// The object, retained by the caller for as long as it keeps it.
-    package var object: Object {
-        checkAlive()
-        return unmanaged.takeUnretainedValue()
-    }
+    package var object: Object { withObject { $0 } }
 
     /// Runs `body` with the object, borrowed: no reference counting.
     @inline(__always)
     package func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        checkAlive()
-        return try unmanaged._withUnsafeGuaranteedRef(body)
-    }
-
-    private func checkAlive() {
         #if DEBUG
         precondition(living != nil, "an unowned \(Object.self) was used after it was freed")
         #endif
+        return try unmanaged._withUnsafeGuaranteedRef(body)
     }
 }
 
-/// An instance cache that something else keeps alive, held without reference counting (see
-/// ``UnsafeUnownedReference``, whose invariant and debug check it shares): a class-bound
-/// existential cannot be its generic argument.
+/// An instance cache that something else keeps alive, held without reference counting.
 package struct UnsafeUnownedCache {
     private unowned(unsafe) let cache: any InstanceCache
     #if DEBUG
@@ -64,9 +57,8 @@ package struct UnsafeUnownedCache {
     }
 }
 
-/// The source of a running call, held without reference counting (see
-/// ``UnsafeUnownedReference``): the caller of the top-level resolve keeps it alive until the
-/// call returns.
+/// The source of a running call, held without reference counting: the caller of the top-level
+/// resolve keeps it alive until the call returns.
 package struct UnsafeUnownedSource {
     private unowned(unsafe) let source: any ResolutionSource
     #if DEBUG
@@ -89,7 +81,5 @@ package struct UnsafeUnownedSource {
     }
 
     /// Whether this is `other`; compares addresses only.
-    package func refers(to other: any ResolutionSource) -> Bool {
-        source === other
-    }
+    package func refers(to other: any ResolutionSource) -> Bool { source === other }
 }
