@@ -23,7 +23,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     package init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
         super.init(source: source, stackFloor: 0)
-        lend(UnsafeLentResolver(self))
+        lend(self)
         observe(owning: source.makeObserver())
     }
 
@@ -31,7 +31,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
         super.init(source: source, stackFloor: stackFloor)
-        lend(UnsafeLentResolver(self))
+        lend(self)
     }
 
     /// Who claims kept instances for this resolution.

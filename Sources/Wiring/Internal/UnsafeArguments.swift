@@ -11,18 +11,13 @@ package struct UnsafeArguments {
 
     @inlinable
     init(address: UnsafeRawPointer, tupleType: Any.Type) {
-        self.address = address
-        self.tupleType = tupleType
+        (self.address, self.tupleType) = (address, tupleType)
     }
 
     /// Runs `body` with `arguments`, a tuple of the runtime arguments, passed by address.
     @inlinable
-    package static func with<Arguments, Result>(
-        _ arguments: inout Arguments, _ body: (UnsafeArguments) throws -> Result
-    ) rethrows -> Result {
-        try withUnsafePointer(to: &arguments) { pointer in
-            try body(UnsafeArguments(address: UnsafeRawPointer(pointer), tupleType: Arguments.self))
-        }
+    package static func with<Arguments, Result>(_ arguments: inout Arguments, _ body: (UnsafeArguments) throws -> Result) rethrows -> Result {
+        try withUnsafePointer(to: &arguments) { try body(UnsafeArguments(address: $0, tupleType: Arguments.self)) }
     }
 
     /// A copy of the arguments, which must be a tuple of `type`.

@@ -1,5 +1,5 @@
-/// A lookup whose entry and cache something else keeps alive for the whole step (the
-/// resolution's registry, or the caller's `Lookup`): passing it costs no reference counting.
+/// A lookup whose entry and cache something else keeps alive for the whole step: passing it
+/// costs no reference counting.
 ///
 /// Invariant: a `Found` lives only inside the step it was made for, while what holds its entry
 /// and cache lives: the `Lookup` it came from (`Lookup.withFound` holds it for the step), or the
@@ -12,23 +12,17 @@ package struct Found {
     package var entry: RegistrationEntry { unownedEntry.object }
     package var cache: any InstanceCache { unownedCache.value }
 
-    fileprivate init(_ lookup: Lookup) {
-        unownedEntry = UnsafeUnownedReference(lookup.entry)
-        unownedCache = UnsafeUnownedCache(lookup.cache)
-        origin = lookup.origin
-    }
-
-    init(entry: UnsafeUnownedReference<RegistrationEntry>, cache: UnsafeUnownedCache) {
-        unownedEntry = entry
-        unownedCache = cache
-        origin = 0
+    init(entry: UnsafeUnownedReference<RegistrationEntry>, cache: UnsafeUnownedCache, origin: Int = 0) {
+        (unownedEntry, unownedCache, self.origin) = (entry, cache, origin)
     }
 }
 
 extension Lookup {
     /// Runs `body` with this lookup as a `Found`, holding the lookup until it returns.
     package func withFound<Result>(_ body: (Found) throws -> Result) rethrows -> Result {
-        try withExtendedLifetime(self) { try body(Found(self)) }
+        try withExtendedLifetime(self) {
+            try body(Found(entry: UnsafeUnownedReference(entry), cache: UnsafeUnownedCache(cache), origin: origin))
+        }
     }
 
     package init(_ found: Found) {

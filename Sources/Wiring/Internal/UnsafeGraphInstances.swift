@@ -16,11 +16,9 @@ struct UnsafeGraphInstances {
     }
 
     private var records: UnsafeMutablePointer<Record>?
-    private var count = 0
-    private var capacity = 0
+    private var count = 0, capacity = 0
     /// The block values are placed in now, and how much of it is used.
-    private var current: UnsafeMutableRawPointer?
-    private var used = 0
+    private var current: UnsafeMutableRawPointer?, used = 0
     /// Full blocks and memory of single large values, freed by `removeAll`.
     private var retired: [UnsafeMutableRawPointer] = []
     private static let blockSize = 1024
@@ -97,8 +95,7 @@ struct UnsafeGraphInstances {
         }
         if let current { retired.append(current) }
         let block = UnsafeMutableRawPointer.allocate(byteCount: Self.blockSize, alignment: 16)
-        current = block
-        used = size
+        (current, used) = (block, size)
         return block
     }
 

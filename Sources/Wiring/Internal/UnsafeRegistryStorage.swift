@@ -3,6 +3,7 @@
 ///
 /// Invariant: the unnamed table refers to its entries unretained; `keyed` holds every one of
 /// them for as long as the table does: `insert` changes both, and they are copied together.
+/// A reference handed out is valid while the caller keeps these tables alive.
 package struct UnsafeRegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone.
     private var unnamed = TypeTable<UnsafeUnownedReference<RegistrationEntry>>()
@@ -14,38 +15,26 @@ package struct UnsafeRegistryStorage {
     package init() {}
 
     /// Every entry, in registration order.
-    package var entries: [RegistrationEntry] { order.compactMap { self[$0] } }
+    package var entries: [RegistrationEntry] { order.compactMap { keyed[$0] } }
 
-    package subscript(key: ServiceKey) -> RegistrationEntry? {
-        key.name == nil ? unnamed[TypeTableKey(key)]?.object : keyed[key]
-    }
+    package subscript(key: ServiceKey) -> RegistrationEntry? { keyed[key] }
 
-    /// The unnamed registration without runtime arguments of a type, held by these tables,
-    /// which the caller keeps alive while it uses the reference.
+    /// The unnamed registration without runtime arguments of a type.
     package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
         unnamed[TypeTableKey(type: type, arguments: nil)]
     }
 
-    /// The registration for `key`, held by these tables, which the caller keeps alive while it
-    /// uses the reference.
+    /// The registration for `key`.
     package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        if key.name == nil { return unnamed[TypeTableKey(key)] }
-        return keyed[key].map { UnsafeUnownedReference($0) }
+        key.name == nil ? unnamed[TypeTableKey(key)] : keyed[key].map { UnsafeUnownedReference($0) }
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.
     package mutating func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
-        let key = entry.key
-        let previous = keyed.updateValue(entry, forKey: key)
-        if key.name == nil {
-            unnamed[TypeTableKey(key)] = UnsafeUnownedReference(entry)
-        }
-        if previous == nil {
-            order.append(key)
-        } else if previous?.id != entry.id {
-            order.removeAll { $0 == key }
-            order.append(key)
-        }
+        let previous = keyed.updateValue(entry, forKey: entry.key)
+        if entry.key.name == nil { unnamed[TypeTableKey(entry.key)] = UnsafeUnownedReference(entry) }
+        if let previous, previous.id != entry.id { order.removeAll { $0 == entry.key } }
+        if previous?.id != entry.id { order.append(entry.key) }
         return previous
     }
 }

@@ -11,10 +11,9 @@
 /// cannot tell.
 package class UnsafeResolutionState {
     @exclusivity(unchecked) final var state: ResolutionState
-    /// This resolution as the resolver its factories receive (see ``UnsafeLentResolver``),
-    /// retained once by `lend(_:)` and released in `deinit`; held as `Unmanaged` so that reading
-    /// it on every step costs no reference counting.
-    @exclusivity(unchecked) private final var lent: Unmanaged<UnsafeLentResolver>?
+    /// This resolution as the resolver its factories receive, retained by `lend(_:)`, released
+    /// in `deinit`, and read on every step without reference counting.
+    @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
     init(source: any ResolutionSource, stackFloor: UInt) {
         state = ResolutionState(borrowedSource: UnsafeUnownedSource(source), stackFloor: stackFloor)
@@ -25,22 +24,19 @@ package class UnsafeResolutionState {
         state.graph.deallocate()
     }
 
-    /// Keeps the resolver this resolution lends its factories; called once, from `init`.
-    final func lend(_ resolver: UnsafeLentResolver) {
-        precondition(lent == nil, "a resolution lends one resolver for its whole life")
-        lent = .passRetained(resolver)
+    /// Makes the resolver this resolution (`resolution`) lends its factories; once, from `init`.
+    final func lend(_ resolution: Resolution) {
+        precondition(lent == nil && resolution === self, "a resolution lends one resolver, its own, for its whole life")
+        lent = .passRetained(LentResolver(resolution))
     }
 
-    /// Runs `body` with this resolution as the resolver a factory receives, borrowed: forming
-    /// `any Resolver` from it on every step would retain and release it.
+    /// Runs `body` with this resolution as the resolver a factory receives, borrowed.
     final func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
-        assert(lent != nil, "a resolution lends its resolver from the moment it is made")
-        return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try $0.withResolver(body) }
+        try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body($0.resolver) }
     }
 
-    /// Runs `entry`'s factory with `resolution` (this one) as its resolver, borrowed, and `entry`
-    /// as the `TypedEntry` that makes `Service`s, reached without a dynamic cast and borrowed:
-    /// one function, so that a step's factory call costs no call layers of its own.
+    /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the
+    /// `TypedEntry` that makes `Service`s, both borrowed, in one function: no call layers of its own.
     ///
     /// Invariant: every entry is a `TypedEntry` of its key's type (the registering calls make
     /// them so), and a step asks for the type of the key it resolves (checked in debug builds).
@@ -60,8 +56,7 @@ package class UnsafeResolutionState {
         state.isActive = true
     }
 
-    /// Runs below `outer`, which started this resolution and runs below it on the stack, so it
-    /// outlives it.
+    /// Runs below `outer`, which started this resolution and runs below it on the stack.
     final func enclose(in outer: Resolution) {
         state.enclosing = UnsafeUnownedReference(outer)
     }
@@ -80,30 +75,48 @@ package class UnsafeResolutionState {
 
     /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
     /// plain keys up in first, with their instances in the observer's cache (a test container's
-    /// recorder, which keeps them in the layers its resolution began with).
-    ///
-    /// The resolution holds the observer until its call ends, and the observer holds its registry
-    /// and cache: the caller need keep nothing alive.
+    /// recorder). The resolution holds the observer until its call ends, and the observer holds
+    /// its registry and cache, read unretained: the caller need keep nothing alive.
     package final func prepare(observer: consuming ObserverReference) {
         guard let registry = observer.registry, let cache = observer.cache else {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
         }
-        // Read unretained: the observer reference, which this resolution now owns, holds them.
         state.unownedRegistry = UnsafeUnownedReference(registry)
         state.directCache = UnsafeUnownedCache(cache)
         state.unownedObserver = UnsafeUnownedReference(observer)
-        // Moved in, not copied: each copy is a retain and a release.
-        state.ownedObserver = consume observer
+        state.ownedObserver = consume observer  // moved in: a copy is a retain and a release
     }
 
     /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
     /// the resolution takes the caller's reference to the registry (a move, not a retain) and
-    /// holds it until the call ends; `cache` is the call's source, which the caller of the
-    /// top-level resolve keeps alive.
+    /// holds it until the call ends; `cache` is the call's source, which the caller keeps alive.
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
         state.unownedRegistry = UnsafeUnownedReference(taken)
         state.registry = consume taken
         state.directCache = UnsafeUnownedCache(cache)
+    }
+}
+
+/// A resolution as the `any Resolver` its factories receive, made once per resolution: forming
+/// the existential on every step retains and releases the resolution (+7% for a transient).
+///
+/// Invariant: `resolver` holds the resolution, but that reference is not counted (given back
+/// in `init`, taken again in `deinit`), so a resolution does not keep itself alive, and a
+/// resolver that escapes a factory (counted when copied) still shows in the resolution's count,
+/// which is how an escape is detected. Only its resolution holds it, and frees it in `deinit`.
+private final class LentResolver {
+    let resolver: any Resolver
+    private unowned(unsafe) let resolution: Resolution
+
+    init(_ resolution: Resolution) {
+        resolver = resolution
+        self.resolution = resolution
+        Unmanaged.passUnretained(resolution).release()
+    }
+
+    deinit {
+        // Destroying `resolver` releases the resolution once more than `init` left counted.
+        _ = Unmanaged.passUnretained(resolution).retain()
     }
 }

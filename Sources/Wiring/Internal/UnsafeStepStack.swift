@@ -1,5 +1,4 @@
-/// The registrations being resolved, from the top-level request down; the resolution keeps
-/// the memory between calls.
+/// The registrations being resolved, from the top-level request down.
 ///
 /// Invariant: each entry on the stack is alive while it is there, because the frame that
 /// pushed it holds its lookup (or a continued resolution's enclosing one holds it) until it pops
@@ -7,7 +6,6 @@
 struct UnsafeStepStack {
     private var entries: ContiguousArray<Unmanaged<RegistrationEntry>> = []
 
-    /// How many registrations are on the path.
     var count: Int { entries.count }
 
     /// The registration resolved innermost, if any.
@@ -24,8 +22,7 @@ struct UnsafeStepStack {
         entries.append(.passUnretained(entry))
     }
 
-    /// Takes `entry`, which must be the innermost registration (checked in debug builds), off
-    /// the path.
+    /// Takes `entry`, which must be the innermost registration, off the path.
     mutating func pop(_ entry: RegistrationEntry) {
         let popped = entries.removeLast()
         assert(popped.toOpaque() == Unmanaged.passUnretained(entry).toOpaque(), "a step popped out of order")

@@ -25,14 +25,11 @@ enum UnsafeResolutionSlot {
         return key
     }()
 
-    /// What the slot pointed at, for a frame about to run a call.
+    /// What the slot pointed at, for a frame about to run a call: an idle resolution, whose
+    /// reference moved from the slot to the caller (the slot goes on pointing at it), or the
+    /// running one, retained for the caller.
     enum Occupant {
-        case empty
-        /// An idle resolution, whose reference moved from the slot to the caller; the slot goes
-        /// on pointing at it.
-        case idle(Resolution)
-        /// The running resolution, retained for the caller.
-        case running(Resolution)
+        case empty, idle(Resolution), running(Resolution)
     }
 
     /// Takes what the slot points at for a call about to run on this thread.
@@ -48,11 +45,9 @@ enum UnsafeResolutionSlot {
         pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
     }
 
-    /// Points the slot at `resolution`, which the caller's frame holds while it runs (or at
-    /// nothing).
+    /// Points the slot at `resolution`, which the caller's frame holds while it runs, or at nothing.
     static func point(at resolution: Resolution?) {
-        checkPthread(
-            pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
+        checkPthread(pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
     }
 
     /// Gives the frame's reference to a resolution that is done back to the slot, which points at

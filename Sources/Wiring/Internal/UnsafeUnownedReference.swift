@@ -6,18 +6,17 @@
 /// it is stored, what keeps the object alive (the caller of the top-level resolve, the
 /// resolution's own strong reference, the registry an entry belongs to). Debug builds keep a
 /// weak reference beside it and stop on any use after the object is gone; so do the two
-/// existential forms below, which a class-bound existential needs: it cannot be the generic
-/// argument.
+/// existential forms below (a class-bound existential cannot be the generic argument).
 package struct UnsafeUnownedReference<Object: AnyObject> {
     private let unmanaged: Unmanaged<Object>
     #if DEBUG
-    private weak var living: Object?
+    private let living: LivenessCheck
     #endif
 
     package init(_ object: borrowing Object) {
         unmanaged = .passUnretained(object)
         #if DEBUG
-        living = copy object
+        living = LivenessCheck(copy object)
         #endif
     }
 
@@ -28,7 +27,7 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     @inline(__always)
     package func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         #if DEBUG
-        precondition(living != nil, "an unowned \(Object.self) was used after it was freed")
+        living.check()
         #endif
         return try unmanaged._withUnsafeGuaranteedRef(body)
     }
@@ -38,44 +37,43 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
 package struct UnsafeUnownedCache {
     private unowned(unsafe) let cache: any InstanceCache
     #if DEBUG
-    private weak var living: (any InstanceCache)?
+    private let living: LivenessCheck
     #endif
 
     package init(_ cache: __shared any InstanceCache) {
         self.cache = cache
         #if DEBUG
-        living = cache
+        living = LivenessCheck(cache)
         #endif
     }
 
     /// The cache, retained by the caller for as long as it keeps it.
     package var value: any InstanceCache {
         #if DEBUG
-        precondition(living != nil, "an unowned instance cache was used after it was freed")
+        living.check()
         #endif
         return cache
     }
 }
 
-/// The source of a running call, held without reference counting: the caller of the top-level
-/// resolve keeps it alive until the call returns.
+/// The source of a running call, held without reference counting.
 package struct UnsafeUnownedSource {
     private unowned(unsafe) let source: any ResolutionSource
     #if DEBUG
-    private weak var living: (any ResolutionSource)?
+    private let living: LivenessCheck
     #endif
 
     package init(_ source: __shared any ResolutionSource) {
         self.source = source
         #if DEBUG
-        living = source
+        living = LivenessCheck(source)
         #endif
     }
 
     /// The source, retained by the caller for as long as it keeps it.
     package var value: any ResolutionSource {
         #if DEBUG
-        precondition(living != nil, "the source of a resolution was used after it was freed")
+        living.check()
         #endif
         return source
     }
@@ -83,3 +81,12 @@ package struct UnsafeUnownedSource {
     /// Whether this is `other`; compares addresses only.
     package func refers(to other: any ResolutionSource) -> Bool { source === other }
 }
+
+#if DEBUG
+/// The weak reference debug builds keep beside an unowned one, to stop on a use after free.
+private struct LivenessCheck {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+    func check() { precondition(object != nil, "an unowned reference was used after its object was freed") }
+}
+#endif
