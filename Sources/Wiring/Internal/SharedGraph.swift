@@ -39,7 +39,21 @@ extension Resolution {
     func fillSharedGraph() {
         guard let shared = state.sharedGraphHandle else { return }
         state.sharedGraphHandle = nil
-        shared.fill(with: state.graph.members())
+        shared.fill(with: state.graph.kept.compactMap { kept -> SharedGraph.Member? in
+            let type: any Any.Type = kept.type
+            return member(at: kept.index, id: kept.id, as: type)
+        })
+    }
+
+    /// The object kept at `index` of the `.graph` instances, with how to keep it again in
+    /// another resolution as its own type; `nil` for a value.
+    private func member<Service>(at index: Int, id: Int, as type: Service.Type) -> SharedGraph.Member? {
+        let value = state.graph.value(at: index, as: Service.self) as Any
+        guard Swift.type(of: value) is AnyClass else { return nil }
+        return SharedGraph.Member(entryID: id, object: value as AnyObject) { resolution, object in
+            guard let instance = object as? Service else { return }
+            resolution.state.graph.keep(instance, for: id)
+        }
     }
 }
 

@@ -4,10 +4,9 @@
 /// the 10-node graph benchmark ran 45% slower; records in an array, 4% slower).
 ///
 /// Invariant: `records` holds `count` initialized records, each pointing at an initialized
-/// value of its `type` in memory this owns, until `removeAll`; values never move once stored (a
-/// full block is retired and a new one started), so they need not be bitwise movable; a value
-/// is read back only as the type it was kept as, at an index below `count` (both checked in
-/// debug builds).
+/// value of its `type` in memory this owns, until `removeAll`; values never move (a full block
+/// is retired, not grown), so they need not be bitwise movable; a value is read back only as the
+/// type it was kept as, at an index below `count` (both checked in debug builds).
 struct UnsafeGraphInstances {
     private struct Record {
         var id: Int
@@ -19,7 +18,7 @@ struct UnsafeGraphInstances {
     private var count = 0, capacity = 0
     /// The block values are placed in now, and how much of it is used.
     private var current: UnsafeMutableRawPointer?, used = 0
-    /// Full blocks and memory of single large values, freed by `removeAll`.
+    /// Full blocks, freed by `removeAll`.
     private var retired: [UnsafeMutableRawPointer] = []
     private static let blockSize = 1024
 
@@ -52,18 +51,9 @@ struct UnsafeGraphInstances {
         if let index = index(of: id) { all[index].id = Int.min }
     }
 
-    /// The objects kept, each with how to keep it again in another resolution as its own type.
-    func members() -> [SharedGraph.Member] {
-        all.compactMap { record in record.id == Int.min ? nil : Self.member(record, as: record.type) }
-    }
-
-    private static func member<Service>(_ record: Record, as type: Service.Type) -> SharedGraph.Member? {
-        let value = record.value.assumingMemoryBound(to: Service.self).pointee as Any
-        guard Swift.type(of: value) is AnyClass else { return nil }
-        return SharedGraph.Member(entryID: record.id, object: value as AnyObject) { resolution, object in
-            guard let instance = object as? Service else { return }
-            resolution.state.graph.keep(instance, for: record.id)
-        }
+    /// Where each instance kept (and not forgotten) is, its entry's id and its type.
+    var kept: [(index: Int, id: Int, type: any Any.Type)] {
+        all.indices.compactMap { all[$0].id == Int.min ? nil : ($0, all[$0].id, all[$0].type) }
     }
 
     /// Destroys every instance, keeping the current block for the next call.
@@ -82,19 +72,15 @@ struct UnsafeGraphInstances {
         current?.deallocate()
     }
 
+    /// Room for a value in the current block, or in a new one (as large as the value, if larger).
     private mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        guard size <= Self.blockSize / 4, alignment <= 16 else {
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: alignment)
-            retired.append(memory)
-            return memory
-        }
         let start = (used + alignment - 1) & ~(alignment - 1)
         if let current, start + size <= Self.blockSize {
             used = start + size
             return current + start
         }
         if let current { retired.append(current) }
-        let block = UnsafeMutableRawPointer.allocate(byteCount: Self.blockSize, alignment: 16)
+        let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, Self.blockSize), alignment: max(alignment, 16))
         (current, used) = (block, size)
         return block
     }

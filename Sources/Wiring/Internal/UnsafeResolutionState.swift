@@ -68,9 +68,9 @@ package class UnsafeResolutionState {
     }
 
     /// Holds `registry`, the source's, until the call ends, and reads it unretained.
-    final func hold(_ registry: Registry) {
-        state.registry = registry
+    final func hold(_ registry: consuming Registry) {
         state.unownedRegistry = UnsafeUnownedReference(registry)
+        state.registry = consume registry
     }
 
     /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
@@ -81,8 +81,7 @@ package class UnsafeResolutionState {
         guard let registry = observer.registry, let cache = observer.cache else {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
         }
-        state.unownedRegistry = UnsafeUnownedReference(registry)
-        state.directCache = UnsafeUnownedCache(cache)
+        (state.unownedRegistry, state.directCache) = (UnsafeUnownedReference(registry), UnsafeUnownedCache(cache))
         state.unownedObserver = UnsafeUnownedReference(observer)
         state.ownedObserver = consume observer  // moved in: a copy is a retain and a release
     }
@@ -92,8 +91,7 @@ package class UnsafeResolutionState {
     /// holds it until the call ends; `cache` is the call's source, which the caller keeps alive.
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
-        state.unownedRegistry = UnsafeUnownedReference(taken)
-        state.registry = consume taken
+        hold(taken)
         state.directCache = UnsafeUnownedCache(cache)
     }
 }

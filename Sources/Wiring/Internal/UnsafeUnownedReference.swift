@@ -9,15 +9,11 @@
 /// existential forms below (a class-bound existential cannot be the generic argument).
 package struct UnsafeUnownedReference<Object: AnyObject> {
     private let unmanaged: Unmanaged<Object>
-    #if DEBUG
     private let living: LivenessCheck
-    #endif
 
     package init(_ object: borrowing Object) {
         unmanaged = .passUnretained(object)
-        #if DEBUG
         living = LivenessCheck(copy object)
-        #endif
     }
 
     /// The object, retained by the caller for as long as it keeps it.
@@ -26,9 +22,7 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     /// Runs `body` with the object, borrowed: no reference counting.
     @inline(__always)
     package func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        #if DEBUG
         living.check()
-        #endif
         return try unmanaged._withUnsafeGuaranteedRef(body)
     }
 }
@@ -36,22 +30,16 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
 /// An instance cache that something else keeps alive, held without reference counting.
 package struct UnsafeUnownedCache {
     private unowned(unsafe) let cache: any InstanceCache
-    #if DEBUG
     private let living: LivenessCheck
-    #endif
 
     package init(_ cache: __shared any InstanceCache) {
         self.cache = cache
-        #if DEBUG
         living = LivenessCheck(cache)
-        #endif
     }
 
     /// The cache, retained by the caller for as long as it keeps it.
     package var value: any InstanceCache {
-        #if DEBUG
         living.check()
-        #endif
         return cache
     }
 }
@@ -59,22 +47,16 @@ package struct UnsafeUnownedCache {
 /// The source of a running call, held without reference counting.
 package struct UnsafeUnownedSource {
     private unowned(unsafe) let source: any ResolutionSource
-    #if DEBUG
     private let living: LivenessCheck
-    #endif
 
     package init(_ source: __shared any ResolutionSource) {
         self.source = source
-        #if DEBUG
         living = LivenessCheck(source)
-        #endif
     }
 
     /// The source, retained by the caller for as long as it keeps it.
     package var value: any ResolutionSource {
-        #if DEBUG
         living.check()
-        #endif
         return source
     }
 
@@ -82,11 +64,22 @@ package struct UnsafeUnownedSource {
     package func refers(to other: any ResolutionSource) -> Bool { source === other }
 }
 
-#if DEBUG
-/// The weak reference debug builds keep beside an unowned one, to stop on a use after free.
+/// The weak reference debug builds keep beside an unowned one, to stop on a use after free;
+/// nothing in release builds.
 private struct LivenessCheck {
+    #if DEBUG
     weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
-    func check() { precondition(object != nil, "an unowned reference was used after its object was freed") }
+    #endif
+
+    init(_ object: AnyObject) {
+        #if DEBUG
+        self.object = object
+        #endif
+    }
+
+    func check() {
+        #if DEBUG
+        precondition(object != nil, "an unowned reference was used after its object was freed")
+        #endif
+    }
 }
-#endif

@@ -1,0 +1,218 @@
+// What this package asks of POSIX threads: locks, each thread's resolution, its stack's bounds.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Bionic)
+@preconcurrency import Bionic
+#endif
+
+/// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing safe to do.
+func checkPthread(_ result: Int32, _ call: StaticString) {
+    precondition(result == 0, "\(call) failed with error \(result)")
+}
+
+/// A pthread mutex and a condition to wait on, the one element of a lock's buffer.
+struct LockPrimitives {
+    var mutex = pthread_mutex_t(), condition = pthread_cond_t()
+}
+
+/// State, the mutex that guards it and a condition, in one heap buffer: the primitives live at
+/// an address that never moves, initialized in `make` before their first use and destroyed in
+/// `deinit` after their last.
+///
+/// Invariant: the thread that takes the mutex gives it back, and never takes it again while it
+/// holds it. Debug builds make the mutex an error-checking one, so breaking that stops at
+/// `checkPthread` instead of deadlocking, and check ``LockOrder`` on every lock taken; every
+/// pthread result is checked in every build.
+final class UnsafeLockBuffer<State>: ManagedBuffer<State, LockPrimitives> {
+    static func make(_ initialState: State) -> UnsafeLockBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { primitives in
+                primitives.initialize(to: LockPrimitives())
+                var attributes = pthread_mutexattr_t()
+                checkPthread(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+                #if DEBUG
+                checkPthread(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+                #endif
+                checkPthread(pthread_mutex_init(&primitives.pointee.mutex, &attributes), "pthread_mutex_init")
+                checkPthread(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
+                checkPthread(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
+            }
+            return initialState
+        }
+        return unsafeDowncast(buffer, to: UnsafeLockBuffer<State>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { primitives in
+            checkPthread(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+            checkPthread(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
+            primitives.deinitialize(count: 1)
+        }
+    }
+
+    /// Runs `body` with the state under the lock; with `broadcasting`, then wakes every thread
+    /// waiting in ``withLockWaiting(_:_:)``.
+    @inline(__always)
+    func withLock<Result>(_ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, primitives in
+            try order.whileHeld {
+                checkPthread(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
+                defer {
+                    if broadcasting { checkPthread(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast") }
+                    checkPthread(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock")
+                }
+                return try body(&state.pointee)
+            }
+        }
+    }
+
+    /// Runs `step` under the lock until it is done, giving the lock up between two runs until a
+    /// broadcast. The wait happens outside every access to the state, so each run reads what
+    /// other threads wrote meanwhile (an access held across the wait would let the compiler keep
+    /// what it read before).
+    func withLockWaiting<Result>(_ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
+        try withUnsafeMutablePointers { state, primitives in
+            try order.whileHeld {
+                checkPthread(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
+                defer { checkPthread(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
+                while true {
+                    switch try step(&state.pointee) {
+                    case .done(let result):
+                        return result
+                    case .wait:
+                        checkPthread(pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Each thread's pointer to its resolution, in thread-specific storage.
+///
+/// Invariant: the slot is empty, or points at the thread's innermost running resolution (which
+/// the frame running it holds; the slot's pointer is not counted), or at an idle resolution
+/// that the slot owns (+1, released when the thread exits). `isActive` tells the two apart.
+/// Debug builds check, when a frame gives its resolution back, that the slot points at it.
+enum UnsafeResolutionSlot {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
+        #else
+        checkPthread(pthread_key_create(&key) { $0.map { Unmanaged<Resolution>.fromOpaque($0).release() } }, "pthread_key_create")
+        #endif
+        return key
+    }()
+
+    /// What the slot pointed at, for a frame about to run a call: an idle resolution, whose
+    /// reference moved from the slot to the caller (the slot goes on pointing at it), or the
+    /// running one, retained for the caller.
+    enum Occupant {
+        case empty, idle(Resolution), running(Resolution)
+    }
+
+    /// Takes what the slot points at for a call about to run on this thread.
+    static func take() -> Occupant {
+        guard let raw = pthread_getspecific(key) else { return .empty }
+        let held = Unmanaged<Resolution>.fromOpaque(raw)
+        if _slowPath(held._withUnsafeGuaranteedRef { $0.state.isActive }) { return .running(held.takeUnretainedValue()) }
+        return .idle(held.takeRetainedValue())
+    }
+
+    /// Whether the slot points at `resolution`.
+    static func holds(_ resolution: Resolution) -> Bool {
+        pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
+    }
+
+    /// Points the slot at `resolution`, which the caller's frame holds while it runs, or at nothing.
+    static func point(at resolution: Resolution?) {
+        checkPthread(pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
+    }
+
+    /// Moves the frame's reference to a resolution that is done to the slot, which points at it
+    /// already, to keep for the thread's next call.
+    static func keepIdle(_ resolution: __owned Resolution) {
+        assert(holds(resolution) && !resolution.state.isActive, "a thread keeps only its slot's resolution, idle")
+        _ = Unmanaged.passRetained(consume resolution)  // retained here, released as the frame's reference ends
+    }
+
+    /// Runs `body` with the slot pointing at `resolution`, then points it back at what it did.
+    static func withOccupant<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(key)
+        checkPthread(pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
+        defer { checkPthread(pthread_setspecific(key, previous), "pthread_setspecific") }
+        return try body()
+    }
+}
+
+/// How close the calling thread is to the end of its stack, so that a deep resolution stops
+/// with an error before it overflows: a secondary thread's stack on Apple platforms is 512 KB,
+/// which a debug build fills after about a hundred nested factories.
+///
+/// Invariant: a floor is an address inside the calling thread's stack, `margin` bytes above its
+/// lowest address (stacks grow down on every platform Swift runs on), or 0 when unknown (debug
+/// builds check that the calling frame is above it); `isNearlyFull(above:)` is only asked with
+/// the floor of the thread that asks. A frame outside the stack's last `margin` bytes (Address
+/// Sanitizer's fake stack, for one) counts as not full: the check then errs towards the
+/// 1,000-level limit, never towards a false error.
+enum UnsafeStackBounds {
+    /// What a resolution leaves free for the factory it calls and what that factory calls.
+    static let margin: UInt = 128 * 1024
+
+    /// The address below which the calling thread's stack is nearly full; 0 when unknown.
+    static func currentThreadFloor() -> UInt {
+        #if canImport(Darwin)
+        let size = UInt(pthread_get_stacksize_np(pthread_self()))
+        let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
+        let lowest = top > size ? top - size : 0
+        #elseif os(Linux)
+        var attributes = pthread_attr_t()
+        guard let getAttributes = linuxGetAttributes, getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+        defer { checkPthread(pthread_attr_destroy(&attributes), "pthread_attr_destroy") }
+        var (address, stackSize): (UnsafeMutableRawPointer?, Int) = (nil, 0)
+        guard pthread_attr_getstack(&attributes, &address, &stackSize) == 0 else { return 0 }
+        let lowest = UInt(bitPattern: address), size = UInt(stackSize)
+        #else
+        let lowest: UInt = 0, size: UInt = 0
+        #endif
+        guard lowest > 0, size > margin * 2 else { return 0 }
+        let frame = currentFrame()
+        assert(frame < lowest || frame >= lowest + size || frame > lowest + margin, "a thread's floor is in its own stack")
+        return lowest + margin
+    }
+
+    #if os(Linux)
+    /// glibc's `pthread_getattr_np`, which the Glibc module does not import (it is a GNU
+    /// extension), looked up by name in every loaded library; `nil` where none has it.
+    private static let linuxGetAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+    }()
+    #endif
+
+    /// Whether the calling frame is in the last `margin` bytes of the stack whose floor is `floor`.
+    static func isNearlyFull(above floor: UInt) -> Bool {
+        guard floor != 0 else { return false }
+        let frame = currentFrame()
+        return frame < floor && frame >= floor - margin
+    }
+
+    private static func currentFrame() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
+
+/// A number that tells the calling thread from every other running thread.
+func currentThreadIdentity() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(truncatingIfNeeded: pthread_self())
+    #endif
+}
