@@ -25,3 +25,8 @@ package final class Registry: @unchecked Sendable {
         storage.unownedEntry(for: key)
     }
 }
+
+extension UnsafeRegistryStorage {
+    /// Every entry, in registration order.
+    package var entries: [RegistrationEntry] { order.compactMap { self[$0] } }
+}

@@ -61,7 +61,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         continuePath(outer.pathEntries)
         state.enclosingOwner = outer.owner
         state.hookBoundary = outer.state.hookBoundary
-        enclose(in: outer)
     }
 
     /// The source for a call through a resolver of this resolution where it is not running:

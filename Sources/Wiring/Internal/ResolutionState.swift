@@ -27,9 +27,6 @@ struct ResolutionState {
     /// Who claims kept instances for this resolution (see `Creations`) when it is not itself:
     /// the resolution it started inside, on the same thread.
     var enclosingOwner: ObjectIdentifier?
-    /// The resolution running on this thread when this one started inside it, if any: it runs
-    /// below this one on the stack, so it outlives it.
-    var enclosing: UnsafeUnownedReference<Resolution>?
     /// Where the steps of the innermost running `initCompleted` hook begin: a hook may ask
     /// for an instance that is still being built below that point.
     var hookBoundary = 0

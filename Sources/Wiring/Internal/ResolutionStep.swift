@@ -217,7 +217,6 @@ extension Resolution {
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
     func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
         if state.backedOff == nil { state.backedOff = cycle }
-        state.enclosing?.withObject { $0.state.backedOff = state.backedOff }
         return cycle.error
     }
 

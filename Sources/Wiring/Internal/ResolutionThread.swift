@@ -84,6 +84,8 @@ package enum ResolutionThread {
         UnsafeResolutionSlot.point(at: nested)
         defer {
             nested.state.isActive = false
+            // A back-off starts the outermost call again (see `Creations`).
+            if outer.state.backedOff == nil { outer.state.backedOff = nested.state.backedOff }
             nested.endObserving()
             // Only a resolver that escaped needs the source held weakly; a weak reference gives
             // the source a side table, which makes every later retain of it slower.

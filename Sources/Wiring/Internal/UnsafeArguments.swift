@@ -6,8 +6,7 @@
 /// found for a key reads exactly the tuple the caller made; debug builds check the type.
 @usableFromInline
 package struct UnsafeArguments {
-    @usableFromInline let address: UnsafeRawPointer
-    @usableFromInline let tupleType: Any.Type
+    @usableFromInline let address: UnsafeRawPointer, tupleType: Any.Type
 
     @inlinable
     init(address: UnsafeRawPointer, tupleType: Any.Type) {

@@ -11,7 +11,6 @@ package struct Found {
 
     package var entry: RegistrationEntry { unownedEntry.object }
     package var cache: any InstanceCache { unownedCache.value }
-
     init(entry: UnsafeUnownedReference<RegistrationEntry>, cache: UnsafeUnownedCache, origin: Int = 0) {
         (unownedEntry, unownedCache, self.origin) = (entry, cache, origin)
     }
@@ -20,12 +19,6 @@ package struct Found {
 extension Lookup {
     /// Runs `body` with this lookup as a `Found`, holding the lookup until it returns.
     package func withFound<Result>(_ body: (Found) throws -> Result) rethrows -> Result {
-        try withExtendedLifetime(self) {
-            try body(Found(entry: UnsafeUnownedReference(entry), cache: UnsafeUnownedCache(cache), origin: origin))
-        }
-    }
-
-    package init(_ found: Found) {
-        self.init(entry: found.entry, cache: found.cache, origin: found.origin)
+        try withExtendedLifetime(self) { try body(Found(entry: .init(entry), cache: .init(cache), origin: origin)) }
     }
 }

@@ -1,7 +1,7 @@
-/// The `.graph` instances of one resolution (and kept instances while their hooks run), stored
-/// inline in memory the resolution keeps between calls: keeping one allocates nothing once the
-/// resolution has run a few times, and reading one back costs no dynamic cast (as an `Any`,
-/// the 10-node graph benchmark ran 45% slower; records in an array, 4% slower).
+/// The `.graph` instances of one resolution (and kept instances while their hooks run), inline in
+/// memory kept between calls: keeping one allocates nothing once the resolution has run a few
+/// times, and reading one back costs no dynamic cast (as an `Any`, the 10-node graph ran 45%
+/// slower; records in an array, 4% slower).
 ///
 /// Invariant: `records` holds `count` initialized records, each pointing at an initialized
 /// value of its `type` in memory this owns, until `removeAll`; values never move (a full block
@@ -23,9 +23,7 @@ struct UnsafeGraphInstances {
     private static let blockSize = 1024
 
     var isEmpty: Bool { count == 0 }
-
     private var all: UnsafeMutableBufferPointer<Record> { UnsafeMutableBufferPointer(start: records, count: count) }
-
     func index(of id: Int) -> Int? { all.firstIndex { $0.id == id } }
 
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
@@ -37,10 +35,10 @@ struct UnsafeGraphInstances {
         let pointer = allocate(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         pointer.initializeMemory(as: Service.self, to: instance)
         if count == capacity {
-            let grown = UnsafeMutablePointer<Record>.allocate(capacity: max(16, capacity * 2))
-            if let records { grown.moveInitialize(from: records, count: count) }
-            records?.deallocate()
-            (records, capacity) = (grown, max(16, capacity * 2))
+            capacity = max(16, capacity * 2)
+            let grown = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
+            if let records { grown.moveInitialize(from: records, count: count); records.deallocate() }
+            records = grown
         }
         (records.unsafelyUnwrapped + count).initialize(to: Record(id: id, value: pointer, type: Service.self))
         count += 1
@@ -59,10 +57,9 @@ struct UnsafeGraphInstances {
     /// Destroys every instance, keeping the current block for the next call.
     mutating func removeAll() {
         for record in all { Self.destroy(record.type, at: record.value) }
-        count = 0
         for block in retired { block.deallocate() }
         retired.removeAll(keepingCapacity: true)
-        used = 0
+        (count, used) = (0, 0)
     }
 
     /// Frees the memory: the owner's last use.

@@ -14,12 +14,7 @@ func checkPthread(_ result: Int32, _ call: StaticString) {
     precondition(result == 0, "\(call) failed with error \(result)")
 }
 
-/// A pthread mutex and a condition to wait on, the one element of a lock's buffer.
-struct LockPrimitives {
-    var mutex = pthread_mutex_t(), condition = pthread_cond_t()
-}
-
-/// State, the mutex that guards it and a condition, in one heap buffer: the primitives live at
+/// State, the pthread mutex that guards it and a condition, in one heap buffer: the two live at
 /// an address that never moves, initialized in `make` before their first use and destroyed in
 /// `deinit` after their last.
 ///
@@ -27,11 +22,11 @@ struct LockPrimitives {
 /// holds it. Debug builds make the mutex an error-checking one, so breaking that stops at
 /// `checkPthread` instead of deadlocking, and check ``LockOrder`` on every lock taken; every
 /// pthread result is checked in every build.
-final class UnsafeLockBuffer<State>: ManagedBuffer<State, LockPrimitives> {
+final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_t, condition: pthread_cond_t)> {
     static func make(_ initialState: State) -> UnsafeLockBuffer<State> {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { primitives in
-                primitives.initialize(to: LockPrimitives())
+                primitives.initialize(to: (pthread_mutex_t(), pthread_cond_t()))
                 var attributes = pthread_mutexattr_t()
                 checkPthread(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
                 #if DEBUG
@@ -71,21 +66,16 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, LockPrimitives> {
     }
 
     /// Runs `step` under the lock until it is done, giving the lock up between two runs until a
-    /// broadcast. The wait happens outside every access to the state, so each run reads what
-    /// other threads wrote meanwhile (an access held across the wait would let the compiler keep
-    /// what it read before).
+    /// broadcast. The wait is outside every access to the state, so each run reads what other
+    /// threads wrote meanwhile (across an access, the compiler may keep what it read before).
     func withLockWaiting<Result>(_ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
         try withUnsafeMutablePointers { state, primitives in
             try order.whileHeld {
                 checkPthread(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
                 defer { checkPthread(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
                 while true {
-                    switch try step(&state.pointee) {
-                    case .done(let result):
-                        return result
-                    case .wait:
-                        checkPthread(pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait")
-                    }
+                    if case .done(let result) = try step(&state.pointee) { return result }
+                    checkPthread(pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait")
                 }
             }
         }
@@ -95,17 +85,15 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, LockPrimitives> {
 /// Each thread's pointer to its resolution, in thread-specific storage.
 ///
 /// Invariant: the slot is empty, or points at the thread's innermost running resolution (which
-/// the frame running it holds; the slot's pointer is not counted), or at an idle resolution
-/// that the slot owns (+1, released when the thread exits). `isActive` tells the two apart.
-/// Debug builds check, when a frame gives its resolution back, that the slot points at it.
+/// the frame running it holds; the pointer is not counted), or at an idle one the slot owns
+/// (+1, released when the thread exits); `isActive` tells them apart. Debug builds check, when a
+/// frame gives its resolution back, that the slot points at it.
 enum UnsafeResolutionSlot {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        #if canImport(Darwin)
-        checkPthread(pthread_key_create(&key) { Unmanaged<Resolution>.fromOpaque($0).release() }, "pthread_key_create")
-        #else
-        checkPthread(pthread_key_create(&key) { $0.map { Unmanaged<Resolution>.fromOpaque($0).release() } }, "pthread_key_create")
-        #endif
+        // Released at thread exit; the argument is optional on some platforms only.
+        let created = pthread_key_create(&key) { ($0 as UnsafeMutableRawPointer?).map { Unmanaged<Resolution>.fromOpaque($0).release() } }
+        checkPthread(created, "pthread_key_create")
         return key
     }()
 
@@ -150,9 +138,8 @@ enum UnsafeResolutionSlot {
     }
 }
 
-/// How close the calling thread is to the end of its stack, so that a deep resolution stops
-/// with an error before it overflows: a secondary thread's stack on Apple platforms is 512 KB,
-/// which a debug build fills after about a hundred nested factories.
+/// How close the calling thread is to the end of its stack, so that a deep resolution stops with
+/// an error before it overflows (a debug build fills a 512 KB stack in about 100 factories).
 ///
 /// Invariant: a floor is an address inside the calling thread's stack, `margin` bytes above its
 /// lowest address (stacks grow down on every platform Swift runs on), or 0 when unknown (debug
@@ -187,8 +174,7 @@ enum UnsafeStackBounds {
     }
 
     #if os(Linux)
-    /// glibc's `pthread_getattr_np`, which the Glibc module does not import (it is a GNU
-    /// extension), looked up by name in every loaded library; `nil` where none has it.
+    /// glibc's `pthread_getattr_np` (a GNU extension the Glibc module does not import), if any.
     private static let linuxGetAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
@@ -210,9 +196,9 @@ enum UnsafeStackBounds {
 
 /// A number that tells the calling thread from every other running thread.
 func currentThreadIdentity() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+    #if canImport(Glibc)
+    UInt(pthread_self())
     #else
-    UInt(truncatingIfNeeded: pthread_self())
+    UInt(bitPattern: pthread_self())
     #endif
 }

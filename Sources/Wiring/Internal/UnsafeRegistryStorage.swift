@@ -14,9 +14,6 @@ package struct UnsafeRegistryStorage {
 
     package init() {}
 
-    /// Every entry, in registration order.
-    package var entries: [RegistrationEntry] { order.compactMap { keyed[$0] } }
-
     package subscript(key: ServiceKey) -> RegistrationEntry? { keyed[key] }
 
     /// The unnamed registration without runtime arguments of a type.

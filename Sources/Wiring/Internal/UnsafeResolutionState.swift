@@ -1,18 +1,15 @@
-/// A ``Resolution``'s state, read and written without Swift's dynamic exclusivity checks: with
-/// them, a transient resolve runs 1,899 instructions instead of 1,118 (callgrind, release
-/// build), since each access to a class's stored property is checked.
+/// A ``Resolution``'s state, read and written without dynamic exclusivity checks (with them, a
+/// transient resolve ran 1,899 instructions instead of 1,118), and the unretained references
+/// in it, each made here where what keeps its object alive is said.
 ///
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
-/// synchronous resolution only on the thread whose `ResolutionThread` slot holds it, an async
-/// one only in the task that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it
-/// lends itself to while that task waits. Debug builds check on every step
-/// (`Resolution.isUsedByItsOwner`, asserted in `Resolution.enter`) that a synchronous resolution
-/// runs on its own thread, and that an async one has a turn taken; which task took it, they
-/// cannot tell.
+/// synchronous resolution only on the thread whose slot holds it, an async one only in the task
+/// that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it lends itself to while
+/// that task waits. Debug builds check on every step (`Resolution.isUsedByItsOwner`, asserted
+/// in `Resolution.enter`) the thread, or that a turn is taken (not which task took it).
 package class UnsafeResolutionState {
     @exclusivity(unchecked) final var state: ResolutionState
-    /// This resolution as the resolver its factories receive, retained by `lend(_:)`, released
-    /// in `deinit`, and read on every step without reference counting.
+    /// This resolution as its factories' resolver: retained by `lend(_:)`, released in `deinit`.
     @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
     init(source: any ResolutionSource, stackFloor: UInt) {
@@ -24,7 +21,7 @@ package class UnsafeResolutionState {
         state.graph.deallocate()
     }
 
-    /// Makes the resolver this resolution (`resolution`) lends its factories; once, from `init`.
+    /// Makes the resolver this resolution lends its factories; once, from `init`.
     final func lend(_ resolution: Resolution) {
         precondition(lent == nil && resolution === self, "a resolution lends one resolver, its own, for its whole life")
         lent = .passRetained(LentResolver(resolution))
@@ -35,11 +32,9 @@ package class UnsafeResolutionState {
         try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body($0.resolver) }
     }
 
-    /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the
-    /// `TypedEntry` that makes `Service`s, both borrowed, in one function: no call layers of its own.
-    ///
-    /// Invariant: every entry is a `TypedEntry` of its key's type (the registering calls make
-    /// them so), and a step asks for the type of the key it resolves (checked in debug builds).
+    /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the `TypedEntry`
+    /// that makes `Service`s, both borrowed, in one function. Invariant: every entry is a
+    /// `TypedEntry` of its key's type, and a step asks for its key's type (checked in debug builds).
     final func make<Service>(_ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type) throws -> Service {
         assert(resolution === self, "a resolution makes its own instances")
         assert(entry is TypedEntry<Service>, "the registration of \(entry.key) does not make a \(Service.self)")
@@ -56,15 +51,9 @@ package class UnsafeResolutionState {
         state.isActive = true
     }
 
-    /// Runs below `outer`, which started this resolution and runs below it on the stack.
-    final func enclose(in outer: Resolution) {
-        state.enclosing = UnsafeUnownedReference(outer)
-    }
-
     /// Holds `observer` (or none) until the call ends, and reads it unretained.
     final func observe(owning observer: ObserverReference?) {
-        state.ownedObserver = observer
-        state.unownedObserver = observer.map(UnsafeUnownedReference.init)
+        (state.ownedObserver, state.unownedObserver) = (observer, observer.map(UnsafeUnownedReference.init))
     }
 
     /// Holds `registry`, the source's, until the call ends, and reads it unretained.
@@ -73,10 +62,9 @@ package class UnsafeResolutionState {
         state.registry = consume registry
     }
 
-    /// Hands the resolution, before it starts, the observer of its steps, whose registry it looks
-    /// plain keys up in first, with their instances in the observer's cache (a test container's
-    /// recorder). The resolution holds the observer until its call ends, and the observer holds
-    /// its registry and cache, read unretained: the caller need keep nothing alive.
+    /// Hands the resolution, before it starts, the observer of its steps (a test container's
+    /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
+    /// until the call ends, and the observer holds those two: the caller need keep nothing alive.
     package final func prepare(observer: consuming ObserverReference) {
         guard let registry = observer.registry, let cache = observer.cache else {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
@@ -96,13 +84,12 @@ package class UnsafeResolutionState {
     }
 }
 
-/// A resolution as the `any Resolver` its factories receive, made once per resolution: forming
-/// the existential on every step retains and releases the resolution (+7% for a transient).
+/// A resolution as the `any Resolver` its factories receive, made once: formed on every step,
+/// the existential retains and releases the resolution (+7% for a transient).
 ///
-/// Invariant: `resolver` holds the resolution, but that reference is not counted (given back
-/// in `init`, taken again in `deinit`), so a resolution does not keep itself alive, and a
-/// resolver that escapes a factory (counted when copied) still shows in the resolution's count,
-/// which is how an escape is detected. Only its resolution holds it, and frees it in `deinit`.
+/// Invariant: `resolver` holds the resolution uncounted (given back in `init`, taken again in
+/// `deinit`), so a resolution does not keep itself alive, and a resolver that escapes a factory
+/// (counted when copied) shows in the resolution's count. Only its resolution holds it.
 private final class LentResolver {
     let resolver: any Resolver
     private unowned(unsafe) let resolution: Resolution
@@ -114,7 +101,6 @@ private final class LentResolver {
     }
 
     deinit {
-        // Destroying `resolver` releases the resolution once more than `init` left counted.
-        _ = Unmanaged.passUnretained(resolution).retain()
+        _ = Unmanaged.passUnretained(resolution).retain()  // which destroying `resolver` releases
     }
 }

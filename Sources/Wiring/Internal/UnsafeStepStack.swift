@@ -7,10 +7,8 @@ struct UnsafeStepStack {
     private var entries: ContiguousArray<Unmanaged<RegistrationEntry>> = []
 
     var count: Int { entries.count }
-
     /// The registration resolved innermost, if any.
     var last: RegistrationEntry? { entries.last?.takeUnretainedValue() }
-
     var all: [RegistrationEntry] { entries.map { $0.takeUnretainedValue() } }
 
     /// Whether the entry with `id` is on the stack at `start` or above.
@@ -18,9 +16,7 @@ struct UnsafeStepStack {
         entries[min(start, entries.count)...].contains { $0._withUnsafeGuaranteedRef { $0.id } == id }
     }
 
-    mutating func push(_ entry: RegistrationEntry) {
-        entries.append(.passUnretained(entry))
-    }
+    mutating func push(_ entry: RegistrationEntry) { entries.append(.passUnretained(entry)) }
 
     /// Takes `entry`, which must be the innermost registration, off the path.
     mutating func pop(_ entry: RegistrationEntry) {
@@ -29,7 +25,6 @@ struct UnsafeStepStack {
     }
 
     mutating func removeAll() {
-        // Empty after every call that ended normally: then there is nothing to do.
-        if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }
+        if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }  // empty after a call that ended normally
     }
 }

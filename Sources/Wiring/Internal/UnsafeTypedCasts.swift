@@ -1,7 +1,5 @@
 /// The instance `box` keeps, read without a dynamic cast (which would look up the metadata of
-/// `InstanceBox<Service>` at run time).
-///
-/// Invariant: `box` is an `InstanceBox<Service>`: what a store keeps for a registration of
+/// `InstanceBox<Service>` at run time). Invariant: `box` is an `InstanceBox<Service>`: what a store keeps for a registration of
 /// `Service` in a scope that does not hold weakly (checked in debug builds).
 func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Service {
     assert(box is InstanceBox<Service>, "a kept \(type(of: box)) was read as \(Service.self)")

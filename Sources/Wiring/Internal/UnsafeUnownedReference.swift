@@ -12,8 +12,7 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     private let living: LivenessCheck
 
     package init(_ object: borrowing Object) {
-        unmanaged = .passUnretained(object)
-        living = LivenessCheck(copy object)
+        (unmanaged, living) = (.passUnretained(object), LivenessCheck(copy object))
     }
 
     /// The object, retained by the caller for as long as it keeps it.
@@ -33,8 +32,7 @@ package struct UnsafeUnownedCache {
     private let living: LivenessCheck
 
     package init(_ cache: __shared any InstanceCache) {
-        self.cache = cache
-        living = LivenessCheck(cache)
+        (self.cache, living) = (cache, LivenessCheck(cache))
     }
 
     /// The cache, retained by the caller for as long as it keeps it.
@@ -50,8 +48,7 @@ package struct UnsafeUnownedSource {
     private let living: LivenessCheck
 
     package init(_ source: __shared any ResolutionSource) {
-        self.source = source
-        living = LivenessCheck(source)
+        (self.source, living) = (source, LivenessCheck(source))
     }
 
     /// The source, retained by the caller for as long as it keeps it.
@@ -69,17 +66,10 @@ package struct UnsafeUnownedSource {
 private struct LivenessCheck {
     #if DEBUG
     weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+    func check() { precondition(object != nil, "an unowned reference was used after its object was freed") }
+    #else
+    init(_ object: AnyObject) {}
+    func check() {}
     #endif
-
-    init(_ object: AnyObject) {
-        #if DEBUG
-        self.object = object
-        #endif
-    }
-
-    func check() {
-        #if DEBUG
-        precondition(object != nil, "an unowned reference was used after its object was freed")
-        #endif
-    }
 }
