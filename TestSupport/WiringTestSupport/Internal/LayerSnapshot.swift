@@ -70,7 +70,6 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     /// The registration a resolution uses for `key`: the topmost override, else the base's
     /// (as `resolution` first saw it), else a fake.
-    @inline(__always)
     func lookup(_ key: ServiceKey, base: Container, in resolution: Resolution?) -> Lookup? {
         for layer in overrides {
             if let entry = layer.registry[key] {

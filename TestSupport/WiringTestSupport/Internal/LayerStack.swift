@@ -243,7 +243,6 @@ final class LayerStack: Sendable {
 
     /// The layers a resolution starting now sees, with their overrides and the fakes as they
     /// are now: the last snapshot, unless something changed since it was taken.
-    @inline(__always)
     func snapshot() -> LayerSnapshot {
         state.withLock { state in
             if state.snapshotRevision == state.revision, state.boundLayerCount == 0, let snapshot = state.snapshot {
@@ -262,7 +261,6 @@ final class LayerStack: Sendable {
     /// test suite (a benchmark, say) a recorded resolve pays nothing for it.
     /// - Parameter body: Picks a recorder, given the snapshot, the pool and the running test.
     /// - Returns: What `body` returned, what the isolation sentinel found wrong, and the test.
-    @inline(__always)
     func withSnapshot<Result>(
         _ body: (LayerSnapshot, inout RecorderPool, TestRun?) -> Result
     ) -> (Result, [IsolationFinding], TestRun?) {

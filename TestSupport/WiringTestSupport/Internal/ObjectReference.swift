@@ -13,7 +13,6 @@ func objectReference(in instance: Any) -> AnyObject? {
 /// Not `value as AnyObject`: on Linux that bridges, searching the protocol conformances of the
 /// type at many times the cost of a resolution step, where a conditional cast checks the class.
 /// (A value type would be boxed by either, so the type is checked first.)
-@inline(__always)
 func objectReference<Value>(of value: Value) -> AnyObject? {
     guard Value.self is AnyClass else { return nil }
     return conditionalCast(value, to: AnyObject.self)
@@ -21,7 +20,6 @@ func objectReference<Value>(of value: Value) -> AnyObject? {
 
 /// `value as? Target`. Generic in the target, so that the compiler does not flag the cast to
 /// `AnyObject` as one that always succeeds: it does, but as a cast, not a bridge.
-@inline(__always)
 private func conditionalCast<Value, Target>(_ value: Value, to target: Target.Type) -> Target? {
     value as? Target
 }
