@@ -296,7 +296,7 @@ extension Resolution {
         defer { state.hookBoundary = outerBoundary }
         do {
             for hook in entry.hooks {
-                try withResolver { try hook($0, instance) }
+                try hook(self, instance)  // a retain and a release, only where there are hooks
             }
         } catch {
             throw resolutionError(error, entry, entry.key, thrownBy: .initCompletedHook)

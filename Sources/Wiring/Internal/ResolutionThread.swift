@@ -65,7 +65,7 @@ package enum ResolutionThread {
     fileprivate static func runNested<Result>(
         in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        if outer.state.borrowedSource.refers(to: source) { return try body(outer) }
+        if outer.source === source { return try body(outer) }
         var observer = source.makeObserver()
         if let outerObserver = outer.observer, let entry = outer.state.steps.last {
             // A factory bypassing its resolver: its observer hears which key, from the call's

@@ -66,9 +66,12 @@ struct TypeTableKey: Equatable {
         self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
     }
 
+    /// A key's type, argument types and, for a named key, a hash of its name (which another name
+    /// may share: a table of named keys checks what it finds).
     init(_ key: ServiceKey) {
         self.init(
             type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
+        if let name = key.name { arguments ^= nameHash(name) }
     }
 
     /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.

@@ -8,11 +8,7 @@
 /// is retired, not grown), so they need not be bitwise movable; a value is read back only as the
 /// type it was kept as, at an index below `count` (both checked in debug builds).
 struct UnsafeGraphInstances {
-    private struct Record {
-        var id: Int
-        let value: UnsafeMutableRawPointer
-        let type: any Any.Type
-    }
+    private typealias Record = (id: Int, value: UnsafeMutableRawPointer, type: any Any.Type)
 
     private var records: UnsafeMutablePointer<Record>?
     private var count = 0, capacity = 0
@@ -40,7 +36,7 @@ struct UnsafeGraphInstances {
             if let records { grown.moveInitialize(from: records, count: count); records.deallocate() }
             records = grown
         }
-        (records.unsafelyUnwrapped + count).initialize(to: Record(id: id, value: pointer, type: Service.self))
+        (records.unsafelyUnwrapped + count).initialize(to: (id, pointer, Service.self))
         count += 1
     }
 

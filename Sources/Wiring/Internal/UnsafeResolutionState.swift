@@ -27,11 +27,6 @@ package class UnsafeResolutionState {
         lent = .passRetained(LentResolver(resolution))
     }
 
-    /// Runs `body` with this resolution as the resolver a factory receives, borrowed.
-    final func withResolver<Result>(_ body: (any Resolver) throws -> Result) rethrows -> Result {
-        try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body($0.resolver) }
-    }
-
     /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the `TypedEntry`
     /// that makes `Service`s, both borrowed, in one function. Invariant: every entry is a
     /// `TypedEntry` of its key's type, and a step asks for its key's type (checked in debug builds).

@@ -56,9 +56,6 @@ package struct UnsafeUnownedSource {
         living.check()
         return source
     }
-
-    /// Whether this is `other`; compares addresses only.
-    package func refers(to other: any ResolutionSource) -> Bool { source === other }
 }
 
 /// The weak reference debug builds keep beside an unowned one, to stop on a use after free;
