@@ -19,6 +19,27 @@ struct RegistrationTests {
         #expect(try container.resolve(Animal.self, name: "mimi").name == "Mimi")
     }
 
+    /// Names are found by a hash of their bytes first; two names Swift calls equal may differ in
+    /// bytes (composed or not; a Greek question mark is a semicolon), and still find each other.
+    @Test func namesEqualAsStringsFindEachOtherWhateverTheirBytes() throws {
+        let container = Container()
+        container.register(Animal.self, name: "caf\u{E9}") { _ in Cat(name: "composed") }
+        container.register(Animal.self, name: ";") { _ in Cat(name: "semicolon") }
+        container.register(Animal.self, name: "with arguments") { (_, name: String) in Cat(name: name) }
+        #expect(try container.resolve(Animal.self, name: "cafe\u{301}").name == "composed")
+        #expect(try container.resolve(Animal.self, name: "\u{37E}").name == "semicolon")
+        #expect(try container.resolve(Animal.self, name: "with arguments", arguments: "Rex").name == "Rex")
+        #expect(throws: ResolutionError.self) { try container.resolve(Animal.self, name: "cafe") }
+        // Many names of one type: each finds its own.
+        for index in 0..<2_000 {
+            container.register(Animal.self, name: "cat-\(index)") { _ in Cat(name: "\(index)") }
+        }
+        for index in stride(from: 0, to: 2_000, by: 7) {
+            #expect(try container.resolve(Animal.self, name: "cat-\(index)").name == "\(index)")
+        }
+        #expect(try container.resolve(Animal.self, name: "caf\u{E9}").name == "composed")
+    }
+
     @Test func runtimeArgumentsArePartOfTheKey() throws {
         let container = Container()
         container.register(Animal.self) { _ in Cat() }

@@ -7,8 +7,7 @@
 package struct UnsafeRegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone.
     private var unnamed = TypeTable<UnsafeUnownedReference<RegistrationEntry>>()
-    /// Named ones by type, argument types and name hash (a name whose slot another name with the
-    /// same hash took is found in `keyed`).
+    /// Named ones by type, argument types and name hash (what it misses is looked up in `keyed`).
     private var named = TypeTable<UnsafeUnownedReference<RegistrationEntry>>()
     /// Every entry, unnamed ones included.
     private var keyed: [ServiceKey: RegistrationEntry] = [:]
@@ -27,8 +26,9 @@ package struct UnsafeRegistryStorage {
     /// The registration for `key`.
     package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         guard key.name != nil else { return unnamed[TypeTableKey(key)] }
-        guard let candidate = named[TypeTableKey(key)] else { return nil }
-        return candidate.withObject { $0.key == key } ? candidate : keyed[key].map { UnsafeUnownedReference($0) }
+        // The name's bytes are hashed; two equal names may differ in bytes: `keyed` decides.
+        if let candidate = named[TypeTableKey(key)], candidate.withObject({ $0.key == key }) { return candidate }
+        return keyed[key].map { UnsafeUnownedReference($0) }
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.
