@@ -44,10 +44,10 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     package var observer: (any ResolutionObserver)? { state.unownedObserver?.withObject { $0.observer } }
 
     /// The keys being resolved, from the top-level request down.
-    package var path: [ServiceKey] { state.steps.all.map(\.key) }
+    package var path: [ServiceKey] { state.steps.path.map(\.key) }
 
     /// The registrations being resolved, from the top-level request down.
-    package var pathEntries: [RegistrationEntry] { state.steps.all }
+    package var pathEntries: [RegistrationEntry] { state.steps.path }
 
     /// Starts this resolution below `ancestors`, which the caller keeps alive until it ends, so
     /// that its cycles and errors count them.
@@ -136,9 +136,9 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
     package func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
-            if let unownedRegistry = state.unownedRegistry { return unownedRegistry.object }
+            if let registry = state.registry { return registry }
             let fetched = fetch()
-            hold(fetched)
+            state.registry = fetched
             return fetched
         }
         while state.ancestorRegistries.count < level {
@@ -189,7 +189,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         if !state.graph.isEmpty { state.graph.removeAll() }
         if !state.ancestorRegistries.isEmpty { state.ancestorRegistries.removeAll(keepingCapacity: true) }
         if state.registry != nil { state.registry = nil }
-        state.unownedRegistry = nil
         state.directCache = nil
         state.hookBoundary = 0
         if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {

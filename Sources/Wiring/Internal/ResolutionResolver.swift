@@ -15,8 +15,7 @@ extension Resolution: Resolver {
     /// the caller knows is running on this thread.
     @inline(__always)
     package func resolveHere<Service>(_ serviceType: Service.Type) throws -> Service {
-        if let directCache = state.directCache, let registry = state.unownedRegistry,
-            let entry = registry.withObject({ $0.plainEntry(for: ObjectIdentifier(serviceType)) })
+        if let directCache = state.directCache, let entry = state.registry?.plainEntry(for: ObjectIdentifier(serviceType))
         {
             return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
         }

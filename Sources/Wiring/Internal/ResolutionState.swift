@@ -7,8 +7,7 @@ struct ResolutionState {
     /// resolver that escaped reaches the source through `Resolution.escape` instead.
     var borrowedSource: UnsafeUnownedSource
     /// The registry of the container resolved from, as it was when first needed: later lookups
-    /// take no lock. Held by `registry`, by the observer, or by the caller of the top-level resolve.
-    var unownedRegistry: UnsafeUnownedReference<Registry>?
+    /// take no lock.
     var registry: Registry?
     /// Where the instances of entries found in `registry` live, when every plain key the
     /// source resolves is either there or not registered at that level: plain keys can then be

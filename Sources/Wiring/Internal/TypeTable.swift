@@ -2,40 +2,39 @@
 /// entry for them: hashing two addresses with one multiplication is several times cheaper than
 /// `Hasher`, and this lookup runs on every resolve.
 struct TypeTable<Value> {
-    private var keys: ContiguousArray<TypeTableKey> = []
-    private var values: ContiguousArray<Value?> = []
+    /// Each key beside its value, in one array: a lookup follows one pointer, not two.
+    private var slots: ContiguousArray<(key: TypeTableKey, value: Value?)> = []
     private var count = 0
     private var shift = UInt.bitWidth
 
     subscript(key: TypeTableKey) -> Value? {
         @inline(__always) get {
             guard count > 0 else { return nil }
-            let mask = keys.count - 1
+            let mask = slots.count - 1
             var index = slot(for: key)
             while true {
-                let found = keys[index]
-                if found == key { return values[index] }
+                let found = slots[index].key
+                if found == key { return slots[index].value }
                 if found.type == 0 { return nil }
                 index = (index + 1) & mask
             }
         }
         set {
             guard let newValue else { return }
-            if (count + 1) * 2 > keys.count { grow() }
+            if (count + 1) * 2 > slots.count { grow() }
             insert(key, newValue)
-            assert(count * 2 <= keys.count && self[key] != nil, "a type table keeps every key it is given findable")
+            assert(count * 2 <= slots.count && self[key] != nil, "a type table keeps every key it is given findable")
         }
     }
 
     private mutating func insert(_ key: TypeTableKey, _ value: Value) {
-        let mask = keys.count - 1
+        let mask = slots.count - 1
         var index = slot(for: key)
-        while keys[index].type != 0 && keys[index] != key {
+        while slots[index].key.type != 0 && slots[index].key != key {
             index = (index + 1) & mask
         }
-        if keys[index].type == 0 { count += 1 }
-        keys[index] = key
-        values[index] = value
+        if slots[index].key.type == 0 { count += 1 }
+        slots[index] = (key, value)
     }
 
     private func slot(for key: TypeTableKey) -> Int {
@@ -43,14 +42,12 @@ struct TypeTable<Value> {
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        let capacity = max(16, keys.count * 2)
-        keys = ContiguousArray(repeating: .empty, count: capacity)
-        values = ContiguousArray(repeating: nil, count: capacity)
+        let old = slots
+        let capacity = max(16, slots.count * 2)
+        slots = ContiguousArray(repeating: (.empty, nil), count: capacity)
         shift = UInt.bitWidth - capacity.trailingZeroBitCount
         count = 0
-        for (key, value) in zip(oldKeys, oldValues) {
+        for (key, value) in old {
             if key.type != 0, let value { insert(key, value) }
         }
     }

@@ -1,4 +1,3 @@
-// What this package asks of POSIX threads: locks, each thread's resolution, its stack's bounds.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -97,9 +96,8 @@ enum UnsafeResolutionSlot {
         return key
     }()
 
-    /// What the slot pointed at, for a frame about to run a call: an idle resolution, whose
-    /// reference moved from the slot to the caller (the slot goes on pointing at it), or the
-    /// running one, retained for the caller.
+    /// What the slot pointed at, for a frame about to run a call: an idle resolution (its reference
+    /// moved to the caller; the slot still points at it), or the running one, retained for it.
     enum Occupant {
         case empty, idle(Resolution), running(Resolution)
     }

@@ -1,9 +1,7 @@
 /// The tables of a ``Registry``: a container changes its own copy under its lock, and a
-/// resolution reads a registry's, which never changes (`Registry` holds it in a constant).
-///
-/// Invariant: the type tables refer to their entries unretained; `keyed` holds every one of
-/// them for as long as the tables do: `insert` changes all, and they are copied together.
-/// A reference handed out is valid while the caller keeps these tables alive.
+/// resolution reads a registry's, which never changes. Invariant: the type tables refer to their
+/// entries unretained and `keyed` holds every one of them (`insert` changes all; they are copied
+/// together); a reference handed out is valid while the caller keeps these tables alive.
 package struct UnsafeRegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone.
     private var unnamed = TypeTable<UnsafeUnownedReference<RegistrationEntry>>()

@@ -19,6 +19,7 @@ package class UnsafeResolutionState {
     deinit {
         lent?.release()
         state.graph.deallocate()
+        state.steps.deallocate()
     }
 
     /// Makes the resolver this resolution lends its factories; once, from `init`.
@@ -51,30 +52,25 @@ package class UnsafeResolutionState {
         (state.ownedObserver, state.unownedObserver) = (observer, observer.map(UnsafeUnownedReference.init))
     }
 
-    /// Holds `registry`, the source's, until the call ends, and reads it unretained.
-    final func hold(_ registry: consuming Registry) {
-        state.unownedRegistry = UnsafeUnownedReference(registry)
-        state.registry = consume registry
-    }
-
     /// Hands the resolution, before it starts, the observer of its steps (a test container's
     /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
-    /// until the call ends, and the observer holds those two: the caller need keep nothing alive.
+    /// and registry until the call ends, and the observer holds its cache: the caller need keep
+    /// nothing alive.
     package final func prepare(observer: consuming ObserverReference) {
         guard let registry = observer.registry, let cache = observer.cache else {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
         }
-        (state.unownedRegistry, state.directCache) = (UnsafeUnownedReference(registry), UnsafeUnownedCache(cache))
+        (state.registry, state.directCache) = (registry, UnsafeUnownedCache(cache))
         state.unownedObserver = UnsafeUnownedReference(observer)
         state.ownedObserver = consume observer  // moved in: a copy is a retain and a release
     }
 
     /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
-    /// the resolution takes the caller's reference to the registry (a move, not a retain) and
-    /// holds it until the call ends; `cache` is the call's source, which the caller keeps alive.
+    /// the resolution takes the caller's reference to the registry (a move, not a retain) until
+    /// the call ends; `cache` is the call's source, which the caller keeps alive.
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
-        hold(taken)
+        state.registry = consume taken
         state.directCache = UnsafeUnownedCache(cache)
     }
 }
