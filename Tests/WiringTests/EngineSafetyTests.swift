@@ -129,6 +129,72 @@ struct EngineSafetyTests {
         }
     }
 
+    /// Hooks that resolve each other through a captured container, not their resolver: the
+    /// inner call is a resolution of its own, which makes the instance still in its hooks once
+    /// more; the one published first is the one every resolve gets, back references included.
+    @Test func hooksResolvingEachOtherThroughACapturedContainerShareOneInstanceOfEach() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(Hooked.self) { _ in Hooked() }
+            .scope(.container)
+            .initCompleted { _, hooked in hooked.partner = try parent.resolve(Partner.self) }
+        parent.register(Partner.self) { _ in Partner() }
+            .scope(.container)
+            .initCompleted { _, partner in partner.hooked = try parent.resolve(Hooked.self) }
+        let hooked = try child.resolve(Hooked.self)
+        let partner = try child.resolve(Partner.self)
+        #expect(try parent.resolve(Hooked.self) === hooked)
+        #expect(hooked.partner === partner)
+        #expect(partner.hooked === hooked)
+    }
+
+    /// As above, with the hooks resolving through a captured container, not their resolver: a
+    /// call from another source runs as a resolution of its own inside the running one, and a
+    /// back-off there must start the outer call again (the nested call hands it over as it
+    /// ends), or the outer call fails with the wait cycle.
+    @Test(arguments: FactorySpeed.allCases)
+    func aBackOffInsideACallFromACapturedContainerStartsTheOuterCallAgain(speed: FactorySpeed) async throws {
+        try await rounds(20) { round in
+            let parent = Container()
+            let child = Container(parent: parent)
+            parent.register(Hooked.self) { _ in Hooked() }
+                .scope(.container)
+                .initCompleted { _, hooked in
+                    speed.work()
+                    hooked.partner = try parent.resolve(Partner.self)
+                }
+            parent.register(Partner.self) { _ in Partner() }
+                .scope(.container)
+                .initCompleted { _, partner in
+                    speed.work()
+                    partner.hooked = try parent.resolve(Hooked.self)
+                }
+            let failures = LockedCounter()
+            let hookeds = IdentityCollector()
+            let partners = IdentityCollector()
+            let finished = await raceThreadsAsync(8) { index in
+                do {
+                    if index.isMultiple(of: 2) {
+                        hookeds.insert(try child.resolve(Hooked.self))
+                    } else {
+                        partners.insert(try child.resolve(Partner.self))
+                    }
+                } catch {
+                    failures.increment()
+                }
+            }
+            try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
+            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            try #require(
+                hookeds.distinctCount <= 1 && partners.distinctCount <= 1,
+                "round \(round): handed out \(hookeds.distinctCount) Hooked and \(partners.distinctCount) Partners")
+            // Later resolves give the instances the threads were handed.
+            hookeds.insert(try child.resolve(Hooked.self))
+            partners.insert(try child.resolve(Partner.self))
+            #expect(hookeds.distinctCount == 1 && partners.distinctCount == 1, "round \(round)")
+        }
+    }
+
     /// Threads resolving synchronously and tasks resolving with `await` share one singleton:
     /// 8 threads released together (every other one awaiting from a task it starts), in each of
     /// many fresh containers (`FactorySpeed.rounds`).

@@ -189,6 +189,13 @@ extension Resolution {
         }
         if let box {
             guard let cache else { preconditionFailure("a stored lifetime's step publishes to its store") }
+            // A hook that resolved from a captured container ran a resolution of its own, where
+            // asking for this instance (claimed here, still in its hooks) made and published
+            // another: the first one published is the one every resolve gets.
+            if _slowPath(entry.hasHooks), let published = try keptInstance(in: cache, for: entry, as: Service.self) {
+                state.outcome = .cached
+                return published
+            }
             cache.store(box, for: entry)
         }
         state.outcome = .created
