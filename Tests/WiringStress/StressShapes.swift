@@ -4,6 +4,14 @@ import WiringTestHelpers
 import WiringTestSupport
 
 /// The kept-instance shapes the stress test races; each counts the instances its factory made.
+final class HookedPair: @unchecked Sendable {
+    var partner: PartnerPair?
+}
+
+final class PartnerPair: @unchecked Sendable {
+    var hooked: HookedPair?
+}
+
 final class Made: @unchecked Sendable {
     let serial: Int
     init(serial: Int) { self.serial = serial }
@@ -50,6 +58,7 @@ extension StressShape {
             ("override layers pushed and popped, a TestContainer per thread", layersPerThread),
             ("module replaced in a pushed layer, a TestContainer per thread", moduleReplacedPerThread),
             (".liveOnly() refused by TestContainers, run once by the base", liveOnlyUnderContention),
+            ("hooks resolving each other through a captured container", hooksThroughCapturedContainer),
         ]
     }
 
@@ -120,6 +129,41 @@ extension StressShape {
             for _ in 0..<resolvesPerThread { _ = try! container.resolve(Lazy<Made>.self).value }
         }
         return excess(tally, "a singleton through Lazy.value")
+    }
+
+    /// Two singletons whose hooks resolve each other through the container they captured, not
+    /// their resolver, asked for from a child: a factory may run again (after a back-off, or
+    /// inside the other's hook); what counts is how many of each the threads were handed.
+    private static let hooksThroughCapturedContainer: Round = { speed in
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(HookedPair.self) { _ in HookedPair() }.scope(.container)
+            .initCompleted { _, pair in
+                speed.work()
+                pair.partner = try parent.resolve(PartnerPair.self)
+            }
+        parent.register(PartnerPair.self) { _ in PartnerPair() }.scope(.container)
+            .initCompleted { _, partner in
+                speed.work()
+                partner.hooked = try parent.resolve(HookedPair.self)
+            }
+        let hookeds = IdentityCollector()
+        let partners = IdentityCollector()
+        try await race(threads) { index in
+            for _ in 0..<resolvesPerThread {
+                if index.isMultiple(of: 2) {
+                    hookeds.insert(try! child.resolve(HookedPair.self))
+                } else {
+                    partners.insert(try! child.resolve(PartnerPair.self))
+                }
+            }
+        }
+        let extra = max(0, hookeds.distinctCount - 1) + max(0, partners.distinctCount - 1)
+        return extra == 0
+            ? .none
+            : Excess(
+                extra: extra,
+                detail: "handed out \(hookeds.distinctCount) of one singleton and \(partners.distinctCount) of the other")
     }
 
     private static let provider: Round = { speed in
