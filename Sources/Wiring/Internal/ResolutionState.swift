@@ -11,8 +11,8 @@ struct ResolutionState {
     var registry: Registry?
     /// Where the instances of entries found in `registry` live, when every plain key the
     /// source resolves is either there or not registered at that level: plain keys can then be
-    /// looked up there directly. A container's own store; a test container's layers. Held like
-    /// `unownedRegistry`.
+    /// looked up there directly. A container's own store (the caller of the top-level resolve
+    /// keeps it alive); a test container's layers (the observer holds them).
     var directCache: UnsafeUnownedCache?
     /// The registries of the source's ancestors that a lookup reached, as each was when first
     /// needed.
