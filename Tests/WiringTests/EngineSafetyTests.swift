@@ -12,6 +12,27 @@ private final class Partner: @unchecked Sendable {
     var hooked: Hooked?
 }
 
+/// `Hooked` and `Partner` as `.container` singletons of `container` whose `initCompleted` hooks
+/// resolve each other through `through(r)`: `r`, the resolver the hook receives, or a container
+/// the hook captured.
+private func registerHookedPair(
+    in container: Container, speed: FactorySpeed = .fast,
+    through: @escaping @Sendable (any Resolver) -> any Resolver = { $0 }
+) {
+    container.register(Hooked.self) { _ in Hooked() }
+        .scope(.container)
+        .initCompleted { r, hooked in
+            speed.work()
+            hooked.partner = try through(r).resolve(Partner.self)
+        }
+    container.register(Partner.self) { _ in Partner() }
+        .scope(.container)
+        .initCompleted { r, partner in
+            speed.work()
+            partner.hooked = try through(r).resolve(Hooked.self)
+        }
+}
+
 private final class Parent: @unchecked Sendable {
     let child: Child
     init(child: Child) { self.child = child }
@@ -82,18 +103,7 @@ struct EngineSafetyTests {
     func aSingletonIsSeenByOtherThreadsOnlyOnceItsHooksHaveRun(speed: FactorySpeed) async throws {
         try await rounds(20) { round in
             let container = Container()
-            container.register(Hooked.self) { _ in Hooked() }
-                .scope(.container)
-                .initCompleted { r, hooked in
-                    speed.work()
-                    hooked.partner = try r.resolve(Partner.self)
-                }
-            container.register(Partner.self) { _ in Partner() }
-                .scope(.container)
-                .initCompleted { r, partner in
-                    speed.work()
-                    partner.hooked = try r.resolve(Hooked.self)
-                }
+            registerHookedPair(in: container, speed: speed)
             let halfBuilt = LockedCounter()
             let failures = LockedCounter()
             let hookeds = IdentityCollector()
@@ -135,12 +145,7 @@ struct EngineSafetyTests {
     @Test func hooksResolvingEachOtherThroughACapturedContainerShareOneInstanceOfEach() throws {
         let parent = Container()
         let child = Container(parent: parent)
-        parent.register(Hooked.self) { _ in Hooked() }
-            .scope(.container)
-            .initCompleted { _, hooked in hooked.partner = try parent.resolve(Partner.self) }
-        parent.register(Partner.self) { _ in Partner() }
-            .scope(.container)
-            .initCompleted { _, partner in partner.hooked = try parent.resolve(Hooked.self) }
+        registerHookedPair(in: parent) { _ in parent }
         let hooked = try child.resolve(Hooked.self)
         let partner = try child.resolve(Partner.self)
         #expect(try parent.resolve(Hooked.self) === hooked)
@@ -157,18 +162,7 @@ struct EngineSafetyTests {
         try await rounds(20) { round in
             let parent = Container()
             let child = Container(parent: parent)
-            parent.register(Hooked.self) { _ in Hooked() }
-                .scope(.container)
-                .initCompleted { _, hooked in
-                    speed.work()
-                    hooked.partner = try parent.resolve(Partner.self)
-                }
-            parent.register(Partner.self) { _ in Partner() }
-                .scope(.container)
-                .initCompleted { _, partner in
-                    speed.work()
-                    partner.hooked = try parent.resolve(Hooked.self)
-                }
+            registerHookedPair(in: parent, speed: speed) { _ in parent }
             let failures = LockedCounter()
             let hookeds = IdentityCollector()
             let partners = IdentityCollector()
