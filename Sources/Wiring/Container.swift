@@ -72,12 +72,17 @@ public final class Container: Resolver, Sendable {
 
     /// Resolves the registration for a type and name, here or in a parent, without runtime
     /// arguments; a kept `.container` instance is returned after one lock and one lookup.
+    ///
+    /// A kept instance asked for where no resolution runs on the thread is all the step would
+    /// give: no path to extend, no `.graph` instance, no observer to tell. Inside a factory, the
+    /// call goes through the step, which tells the running resolution's observer that the
+    /// factory bypassed its resolver.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         var (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
-            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }) {
+            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning {
                 return (nil, box)
             }
             return (state.sharedRegistry, nil)
@@ -90,7 +95,7 @@ public final class Container: Resolver, Sendable {
         var (registry, entry, box) = state.withLock {
             state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?, AnyObject?) in
             let entry = state.registry.unownedEntry(for: key)
-            if let box = entry?.withObject({ $0.keptInstance }) {
+            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning {
                 return (nil, nil, box)
             }
             return (state.sharedRegistry, entry, nil)

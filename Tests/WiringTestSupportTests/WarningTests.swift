@@ -107,6 +107,19 @@ final class BypassingUploader: Injectable {
         #expect(warning.site == RegistrationSite(fileID: "App/Setup.swift", line: 12))
     }
 
+    @Test func aFactoryResolvingAnInstanceTheCapturedContainerAlreadyKeepsIsAWarningToo() throws {
+        let base = makeBypassingContainer()
+        let kept = try base.resolve(NetworkClient.self)
+        let test = TestContainer(base: base)
+        test.override(NetworkClient.self, instance: SpyNetwork())
+
+        let sync = try test.resolve(Sync.self)
+
+        #expect(sync.client === kept)
+        #expect(test.warnings.map(\.identifier) == ["resolver-bypass"])
+        #expect(test.warnings.first?.message.contains("resolved NetworkClient from a container it captured") == true)
+    }
+
     @Test func theFixNamesTheRegistrationAsItIsWritten() throws {
         let base = Container()
         base.register(NetworkClient.self) { _ in LiveNetworkClient() }

@@ -104,11 +104,16 @@ enum UnsafeResolutionSlot {
 
     /// Takes what the slot points at for a call about to run on this thread.
     static func take() -> Occupant {
-        guard let raw = pthread_getspecific(key) else { return .empty }
-        let held = Unmanaged<Resolution>.fromOpaque(raw)
-        if _slowPath(held._withUnsafeGuaranteedRef { $0.state.isActive }) { return .running(held.takeUnretainedValue()) }
+        guard let held = pointee else { return .empty }
+        if _slowPath(isRunning(held)) { return .running(held.takeUnretainedValue()) }
         return .idle(held.takeRetainedValue())
     }
+
+    /// Whether a resolution runs on this thread.
+    static var isRunning: Bool { pointee.map(isRunning) ?? false }
+
+    private static var pointee: Unmanaged<Resolution>? { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
+    private static func isRunning(_ held: Unmanaged<Resolution>) -> Bool { held._withUnsafeGuaranteedRef { $0.state.isActive } }
 
     /// Whether the slot points at `resolution`.
     static func holds(_ resolution: Resolution) -> Bool {
