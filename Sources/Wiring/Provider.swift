@@ -259,7 +259,7 @@ final class WeakSource: Resolver, @unchecked Sendable {
         return try Resolution.run(
             source: source,
             prepare: { resolution in
-                resolution.observe(owning: source.makeObserver())
+                resolution.state.observer = source.makeObserver()
                 graph.seed(resolution)
             }
         ) { try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments) }

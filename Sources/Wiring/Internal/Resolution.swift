@@ -24,7 +24,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         asyncTurn = LockedState(0)
         super.init(source: source, stackFloor: 0)
         lend(self)
-        observe(owning: source.makeObserver())
+        state.observer = source.makeObserver()
     }
 
     /// A resolution for synchronous calls on the calling thread.
@@ -41,7 +41,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     package var source: any ResolutionSource { state.borrowedSource.value }
 
     /// What follows the steps of this resolution, if anything does.
-    package var observer: (any ResolutionObserver)? { state.unownedObserver?.withObject { $0.observer } }
+    package var observer: (any ResolutionObserver)? { state.observer?.observer }
 
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { state.steps.path.map(\.key) }
@@ -89,7 +89,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
             escape.source = source
         }
         reset()
-        observe(owning: nil)
+        state.observer = nil
     }
 
     // MARK: Async turns
@@ -171,15 +171,12 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     /// Tells the observer the resolution is over, and lets it go.
     func endObserving() {
-        if _slowPath(state.unownedObserver != nil) { endObservingNow() }
+        if _slowPath(state.observer != nil) { endObservingNow() }
     }
 
     @inline(never)
     private func endObservingNow() {
-        guard let observer = state.unownedObserver else { return }
-        state.unownedObserver = nil
-        observer.withObject { $0.observer.resolutionEnded() }
-        if _slowPath(state.ownedObserver != nil) { state.ownedObserver = nil }
+        state.observer.take()?.observer.resolutionEnded()
     }
 
     /// Clears what one call left, so the thread's next call starts afresh.

@@ -62,9 +62,8 @@ final class BypassWatcher: ResolutionObserver {
     }
 }
 
-/// An observer, as a resolution calls it on every step: through an unretained reference to
-/// this holder, whose constant `observer` is then called without reference counting. (An
-/// existential read from an unowned reference is retained and released around every call.)
+/// An observer, with what a resolution it follows looks keys up in first; a resolution holds
+/// it until its call ends.
 // Unchecked: a `Registry` is never changed once handed out (its container copies it first).
 package final class ObserverReference: @unchecked Sendable {
     package let observer: any ResolutionObserver

@@ -34,12 +34,8 @@ struct ResolutionState {
     /// Set when this resolution backed off from a wait that would never end: it publishes
     /// nothing more, and its top-level call starts again once the instance is free.
     var backedOff: Creations.WaitCycle?
-    /// Told about every step when a test container records the resolution; called on every
-    /// step without reference counting. Held by `ownedObserver`, or by whoever started the
-    /// resolution.
-    var unownedObserver: UnsafeUnownedReference<ObserverReference>?
-    /// The observer, when this resolution owns it.
-    var ownedObserver: ObserverReference?
+    /// Told about every step when a test container records the resolution, until the call ends.
+    var observer: ObserverReference?
     /// How the last instance was obtained, for an observer.
     var outcome = ResolutionOutcome.created
     /// The runtime arguments of the step about to run its factory.

@@ -63,21 +63,20 @@ extension Resolution {
     /// `Service?`: each one costs a metadata lookup at run time.
     @inline(__always)
     func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        if _slowPath(state.unownedObserver != nil) { return try resolveObserved(found, as: serviceType) }
+        if _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
         return try step(found, as: serviceType)
     }
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        // Held for the whole call, by the caller of the top-level resolve or by `ownedObserver`.
-        guard let observer = state.unownedObserver else { return try step(found, as: serviceType) }
-        observer.withObject { $0.observer.willResolve(found, path: path) }
+        guard let observer = state.observer?.observer else { return try step(found, as: serviceType) }
+        observer.willResolve(found, path: path)
         do {
             let instance = try step(found, as: serviceType)
-            observer.withObject { $0.observer.didResolve(instance, outcome: state.outcome) }
+            observer.didResolve(instance, outcome: state.outcome)
             return instance
         } catch {
-            observer.withObject { $0.observer.didFail(found.entry.key, error: error) }
+            observer.didFail(found.entry.key, error: error)
             throw error
         }
     }
@@ -321,7 +320,7 @@ extension Resolution {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        state.unownedObserver?.withObject { $0.observer.didFail(key, error: error) }
+        state.observer?.observer.didFail(key, error: error)
         return error
     }
 }

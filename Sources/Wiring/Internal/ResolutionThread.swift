@@ -80,7 +80,7 @@ package enum ResolutionThread {
         }
         var nested = Resolution(borrowing: source, stackFloor: outer.state.stackFloor)
         nested.continueResolution(outer)
-        nested.observe(owning: observer)
+        nested.state.observer = observer
         UnsafeResolutionSlot.point(at: nested)
         defer {
             nested.state.isActive = false
@@ -148,6 +148,6 @@ extension Resolution {
 
     /// Starts the call with the observer its source makes, if any.
     func observeItsSource() {
-        observe(owning: source.makeObserver())
+        state.observer = source.makeObserver()
     }
 }

@@ -63,7 +63,7 @@ extension ResolutionSource {
         try Resolution.run(
             source: self,
             prepare: { resolution in
-                resolution.observe(owning: makeObserver())
+                resolution.state.observer = makeObserver()
                 graph.seed(resolution)
             }
         ) { try $0.resolve(key, as: serviceType, found: nil) }

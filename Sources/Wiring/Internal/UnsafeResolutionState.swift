@@ -47,11 +47,6 @@ package class UnsafeResolutionState {
         state.isActive = true
     }
 
-    /// Holds `observer` (or none) until the call ends, and reads it unretained.
-    final func observe(owning observer: ObserverReference?) {
-        (state.ownedObserver, state.unownedObserver) = (observer, observer.map(UnsafeUnownedReference.init))
-    }
-
     /// Hands the resolution, before it starts, the observer of its steps (a test container's
     /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
     /// and registry until the call ends, and the observer holds its cache: the caller need keep
@@ -61,8 +56,7 @@ package class UnsafeResolutionState {
             preconditionFailure("a prepared resolution's observer must give its registry and cache")
         }
         (state.registry, state.directCache) = (registry, UnsafeUnownedCache(cache))
-        state.unownedObserver = UnsafeUnownedReference(observer)
-        state.ownedObserver = consume observer  // moved in: a copy is a retain and a release
+        state.observer = consume observer  // moved in: a copy is a retain and a release
     }
 
     /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:

@@ -175,7 +175,7 @@ final class StepLog: @unchecked Sendable {
     /// the type's conformances for a bridging one; a conditional cast only checks the class.)
     private static func object<Value>(in instance: Value) -> AnyObject? {
         // Asked for as a class, it is an object: no need to open an existential to find out.
-        if Value.self is AnyClass { return cast(instance, to: AnyObject.self) }
+        if let object = objectOfClassType(instance) { return object }
         let boxed = instance as Any
         guard type(of: boxed) is AnyClass else { return nil }
         return cast(boxed, to: AnyObject.self)
