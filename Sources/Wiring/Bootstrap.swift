@@ -9,7 +9,7 @@ extension Registration {
     /// ```
     @discardableResult
     public func eager() -> Registration {
-        container.updateOptions(self) { $0.isEager = true }
+        container.updateOptions(key: key, id: id) { $0.isEager = true }
         return self
     }
 }

@@ -277,13 +277,14 @@ public final class Container: Resolver, Sendable {
         return registration
     }
 
-    package func updateOptions<Service>(
-        _ registration: Registration<Service>, _ update: (inout RegistrationEntry.Options) -> Void
-    ) {
+    /// Replaces the registration `key` and `id` name (unless another replaced it since) with a
+    /// copy whose options `update` changed. Not generic: a generic one looks the metadata of
+    /// `Registration<Service>` up at run time on every `.scope(_:)`.
+    package func updateOptions(key: ServiceKey, id: Int, _ update: (inout RegistrationEntry.Options) -> Void) {
         typealias Changed = ([AnyObject]?, [any RegistrationObserver], RegistrationEntry?, [any RegistrationBehavior])
         let lock = state.identity
         let (dropped, observers, updated, behaviors) = state.withLock { state -> Changed in
-            guard let current = state.registry[registration.key], current.id == registration.id else { return (nil, [], nil, []) }
+            guard let current = state.registry[key], current.id == id else { return (nil, [], nil, []) }
             var options = current.options
             update(&options)
             let updated = current.copy(options: options)

@@ -21,7 +21,7 @@ public struct Registration<Service>: Sendable {
     /// - Parameter scope: `.transient`, `.graph` (the default), `.container`, `.weak` or a custom `Scope`.
     @discardableResult
     public func scope(_ scope: Scope) -> Registration {
-        container.updateOptions(self) { $0.scope = scope }
+        container.updateOptions(key: key, id: id) { $0.scope = scope }
         return self
     }
 
@@ -38,7 +38,7 @@ public struct Registration<Service>: Sendable {
     /// A module whose registrations are all live-only says so once: ``Module/isLiveOnly``.
     @discardableResult
     public func liveOnly() -> Registration {
-        container.updateOptions(self) { $0.isLiveOnly = true }
+        container.updateOptions(key: key, id: id) { $0.isLiveOnly = true }
         return self
     }
 
@@ -54,7 +54,7 @@ public struct Registration<Service>: Sendable {
             guard let instance = instance as? Service else { return }
             try hook(resolver, instance)
         }
-        container.updateOptions(self) { $0.hooks.append(erased) }
+        container.updateOptions(key: key, id: id) { $0.hooks.append(erased) }
         return self
     }
 

@@ -502,8 +502,16 @@ struct AppCheckFailed: Error, CustomStringConvertible {
 }
 
 /// A warm pass of each variant, for `--profile`: Wiring, Swinject, and through a `TestContainer`.
-func appProfileBodies() throws -> [Body] {
+/// What `--profile` runs of the app graph: Wiring's, Swinject's and a recording test container's
+/// warm pass, or, with `setup`, making and filling the container (and the test container on it).
+func appProfileBodies(setup: Bool) throws -> [Body] {
     let graph = AppGraph.make()
+    if setup {
+        return [
+            { graph.makeWiringContainer() }, { graph.makeSwinjectContainer() },
+            { TestContainer(base: graph.makeWiringContainer()) },
+        ]
+    }
     let wiring = graph.makeWiringContainer()
     let swinject = graph.makeSwinjectContainer()
     let test = TestContainer(base: graph.makeWiringContainer())

@@ -26,6 +26,8 @@ let usage = """
                       scenarios (and a warm pass of the app graph through a TestContainer)
       --iterations N  how often --profile runs each scenario (default 1000000; the app graph
                       runs a warm pass per 1,000)
+      --setup         with --profile, the app graph makes and fills a container instead of
+                      running a warm pass (one container per 1,000 iterations)
     """
 
 struct Arguments {
@@ -35,6 +37,7 @@ struct Arguments {
     var options = MeasureOptions()
     var profiledVariant: Int?
     var profileIterations = 1_000_000
+    var profilesSetup = false
 }
 
 func parseArguments(_ arguments: [String]) -> Arguments {
@@ -69,6 +72,8 @@ func parseArguments(_ arguments: [String]) -> Arguments {
                 let index = profilable.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame })
             else { fail("--profile needs one of: \(profilable.joined(separator: ", "))") }
             parsed.profiledVariant = index
+        case "--setup":
+            parsed.profilesSetup = true
         case "--iterations":
             guard let value = remaining.popFirst(), let iterations = Int(value), iterations > 0 else {
                 fail("--iterations needs a positive number")
@@ -159,11 +164,11 @@ if let profiled = arguments.profiledVariant {
         // A warm pass of the app graph: Wiring, Swinject or through a recording TestContainer.
         let appVariant = [1: 0, 2: 1, variantNames.count: 2][profiled]
         if appSelected, let appVariant {
-            let body = try appProfileBodies()[appVariant]
+            let body = try appProfileBodies(setup: arguments.profilesSetup)[appVariant]
             // A pass is some 1,700 resolves: a thousandth of the iterations.
             let passes = max(1, arguments.profileIterations / 1000)
             let variant = profiled == variantNames.count ? "through a recording TestContainer" : variantNames[profiled]
-            progress("\(appScenarioName): a warm pass, \(variant) × \(passes)")
+            progress("\(appScenarioName): \(arguments.profilesSetup ? "container setup" : "a warm pass"), \(variant) × \(passes)")
             blackHole(try runLoop(passes, opaque(body)))
         }
         if profiled == variantNames.count {

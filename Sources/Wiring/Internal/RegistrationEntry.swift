@@ -123,7 +123,8 @@ package class RegistrationEntry: @unchecked Sendable {
     /// Empties the slots of this entry and its variants, returning what they held; called under
     /// the owning container's lock, and released by the caller outside it.
     package func takeKeptInstances() -> [AnyObject] {
-        ([self] + argumentVariants).compactMap { keeper in
+        guard policy.keepsInstances else { return [] }
+        return ([self] + argumentVariants).compactMap { keeper in
             defer { keeper.slot.box = nil }
             return keeper.slot.box
         }
@@ -177,7 +178,9 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
+        // Made through `Self`, which this object's class already is: `FactoryEntry<Service>` named
+        // here would be looked up at run time.
+        Self(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
     override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
@@ -213,8 +216,9 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     /// What the registering call knew of the argument types, for reading them back where only
     /// the key is known; `nil` for entries made where they are not known (forwarding ones).
     package let arguments: ArgumentAccess<Service>?
-    /// The variants made so far, by argument values; empty unless the scope keeps instances.
-    private let variants = LockedState<[AnyHashable: ArgumentFactoryEntry<Service>]>([:])
+    /// The variants made so far, by argument values; only a registration whose scope keeps
+    /// instances and whose argument types are all `Hashable` has them.
+    private let variants: LockedState<[AnyHashable: ArgumentFactoryEntry<Service>]>?
     /// For a variant, the entry that made it, which holds it.
     private weak var madeBy: ArgumentFactoryEntry<Service>?
 
@@ -227,11 +231,13 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
         self.factory = factory
         self.isolatedFactory = isolatedFactory
         self.arguments = arguments
+        let hasVariants = options.scope.lifetime.policy.keepsInstances && registrationID == nil && arguments?.identity != nil
+        variants = hasVariants ? LockedState([:]) : nil
         super.init(key: key, id: id, site: site, options: options, registrationID: registrationID)
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        ArgumentFactoryEntry(
+        Self(
             key: key, id: id, site: site, options: options, arguments: arguments, isolatedFactory: isolatedFactory,
             factory: factory)
     }
@@ -253,13 +259,11 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     override package var registration: RegistrationEntry? { registrationID == id ? self : madeBy }
 
     override package var argumentVariants: [RegistrationEntry] {
-        variants.withLock { Array($0.values) }
+        variants?.withLock { Array($0.values) } ?? []
     }
 
     override package func variant(for arguments: UnsafeArguments) -> RegistrationEntry {
-        guard policy.keepsInstances, registrationID == id, let identity = self.arguments?.identity?(arguments) else {
-            return self
-        }
+        guard let variants, let identity = self.arguments?.identity?(arguments) else { return self }
         if let variant = variants.withLock({ $0[identity] }) { return variant }
         // Made outside the lock, which is a leaf: numbering the variant takes another.
         let made = ArgumentFactoryEntry(
