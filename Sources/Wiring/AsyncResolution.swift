@@ -35,13 +35,21 @@ package enum IsolatedFactory<Service>: Sendable {
 }
 
 extension Resolution {
-    /// The first call of a new resolution, which takes its first turn.
+    /// Runs an asynchronous top-level call from `source`, the one way every async call starts:
+    /// in a resolution of its own, which continues `path` (the registrations being resolved
+    /// where the call was made, top first) and, when it continues a running factory's
+    /// resolution, claims kept instances as that one's `owner` does.
     nonisolated(nonsending)
-    func resolveFirstAsync<Service, each Argument>(
+    static func runAsync<Service, each Argument>(
+        source: any ResolutionSource, below path: [RegistrationEntry], owner: ObjectIdentifier?,
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        _ = takeAsyncTurn(0)
-        return try await resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
+        var resolution = Resolution(source: source)
+        resolution.continuePath(path)
+        resolution.state.enclosingOwner = owner
+        defer { finish(&resolution) }
+        _ = resolution.takeAsyncTurn(0)
+        return try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
     }
 
     /// Resolves in turn `turn`, which the caller took.

@@ -105,6 +105,7 @@ public struct AsyncResolver: Sendable {
         if let synchronous {
             return try synchronous.resolve(serviceType, name: key.name, arguments: repeat each arguments)
         }
+        let start: (source: any ResolutionSource, path: [RegistrationEntry], owner: ObjectIdentifier?)
         if let resolution {
             switch resolution.takeAsyncTurn(turn) {
             case .taken:
@@ -113,28 +114,20 @@ public struct AsyncResolver: Sendable {
             case .busy:
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                var concurrent = Resolution(source: resolution.source)
-                concurrent.continuePath(ancestors?.entries.withLock { $0 } ?? [])
-                defer { Resolution.finish(&concurrent) }
-                return try await concurrent.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+                start = (resolution.source, ancestors?.entries.withLock { $0 } ?? [], nil)
             case .finished:
                 // Kept past its factory: a new call, from the source if it still exists.
-                let source = try resolution.sourceForNewCall(key)
-                var fresh = Resolution(source: source)
-                defer { Resolution.finish(&fresh) }
-                return try await fresh.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+                start = (try resolution.sourceForNewCall(key), [], nil)
             }
-        }
-        guard let source else { preconditionFailure("an async resolver has a source or a resolution") }
-        var resolution = Resolution(source: source)
-        if let running = AsyncResolver.runningFactory {
-            // Started inside an async factory (from a container it captured): it continues that
+        } else {
+            guard let source else { preconditionFailure("an async resolver has a source or a resolution") }
+            // Started inside an async factory (from a container it captured), it continues that
             // factory's path, so a cycle through it is an error, not an endless recursion.
-            resolution.continuePath(running.path)
-            resolution.state.enclosingOwner = running.owner
+            let running = AsyncResolver.runningFactory
+            start = (source, running?.path ?? [], running?.owner)
         }
-        defer { Resolution.finish(&resolution) }
-        return try await resolution.resolveFirstAsync(key, as: serviceType, arguments: repeat each arguments)
+        return try await Resolution.runAsync(
+            source: start.source, below: start.path, owner: start.owner, key, as: serviceType, arguments: repeat each arguments)
     }
 
     /// The async factory running in this task, if any: what a top-level async call started from

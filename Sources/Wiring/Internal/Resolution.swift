@@ -19,8 +19,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
     /// (see `stackFloor`).
     package static let maximumDepth = 1_000
-    /// A resolution for an async call, which is not any thread's.
-    package init(source: any ResolutionSource) {
+    /// A resolution for an async call (see `runAsync`), which is not any thread's.
+    init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
         super.init(source: source, stackFloor: 0)
         lend(self)
