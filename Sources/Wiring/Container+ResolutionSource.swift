@@ -28,7 +28,7 @@ extension Container: ResolutionSource {
         return parent.visibleRegistrations(includingParents: true).filter { !shadowed.contains($0.entry.key) } + own
     }
 
-    package var implicitCache: any InstanceCache { self }
+    package var implicitCache: any InstanceCache { implicitInstances }
 
     package func makeObserver() -> ObserverReference? { nil }
 }

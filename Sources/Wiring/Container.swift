@@ -18,7 +18,7 @@ public final class Container: Resolver, Sendable {
     public let defaultScope: Scope
     private let state: LockedState<State>
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
-    private let implicitInstances = InstanceStore()
+    let implicitInstances = InstanceStore()
 
     /// A container with no registrations.
     ///
@@ -333,12 +333,10 @@ public final class Container: Resolver, Sendable {
 
 extension Container: InstanceCache {
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        if entry.options.isImplicit { return implicitInstances.instance(for: entry) }
-        return state.withLock { _ in entry.slot.box }
+        state.withLock { _ in entry.slot.box }
     }
 
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        if entry.options.isImplicit { return implicitInstances.store(instance, for: entry) }
         state.withLock { state in
             // An entry replaced while its instance was being made keeps nothing.
             if let registration = entry.registration, state.registry[entry.key] === registration {

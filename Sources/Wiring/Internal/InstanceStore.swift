@@ -1,11 +1,11 @@
-/// Instances kept for registrations, by registration and scope: what a test container's layer,
-/// the verification sandbox, the scope probe and a container's unregistered (`Injectable`)
-/// types keep. (A container keeps its own registrations' instances in their entries' slots,
-/// which a scope change replaces with the entry.)
+/// Instances kept for registrations, by registration and scope: the store of a test container's
+/// layer, the verification sandbox, the scope probe and a container's unregistered
+/// (`Injectable`) types. (A container keeps its own registrations' instances in their entries'
+/// slots, which a scope change replaces with the entry.)
 ///
 /// Keyed by scope as well as registration: after `.scope(_:)` changes a registration, what was
 /// kept under its old scope is never handed out for the new one.
-package final class InstanceStore: Sendable {
+package final class InstanceStore: InstanceCache {
     private struct Key: Hashable {
         let entry: Int
         /// The registration the entry keeps instances for (see `RegistrationEntry.registrationID`).
@@ -24,7 +24,7 @@ package final class InstanceStore: Sendable {
     package init() {}
 
     /// The box kept for `entry` in its current scope.
-    package func instance(for entry: RegistrationEntry) -> AnyObject? {
+    package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
         instances.withLock { $0[Key(entry)] }
     }
 
@@ -80,6 +80,6 @@ package final class InstanceStore: Sendable {
 
     /// Whether anything is kept for `entry` in its current scope.
     package func contains(_ entry: RegistrationEntry) -> Bool {
-        instance(for: entry) != nil
+        cachedInstance(for: entry) != nil
     }
 }

@@ -6,7 +6,7 @@ import Wiring
 /// overrides, fakes, parents), but keeps every instance of a stored scope itself and records
 /// nothing: the wrapped container's singletons, trace, resolution counts and unused
 /// registrations stay as they were. Dropping the probe drops everything it made.
-final class ScopeProbe: ResolutionSource, InstanceCache {
+final class ScopeProbe: ResolutionSource {
     private let source: any ResolutionSource
     /// The probe whose registrations and stored instances a child probe falls back to, as a
     /// child container does with its parent's.
@@ -62,27 +62,17 @@ final class ScopeProbe: ResolutionSource, InstanceCache {
     func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
         if let parent { return parent.lookup(key, in: nil) }
         guard let found = source.lookup(key, in: nil) else { return nil }
-        return Lookup(entry: found.entry, cache: self, origin: found.origin)
+        return Lookup(entry: found.entry, cache: instances, origin: found.origin)
     }
 
     func visibleRegistrations(includingParents: Bool) -> [Lookup] {
         if let parent { return parent.visibleRegistrations(includingParents: includingParents) }
         return source.visibleRegistrations(includingParents: includingParents).map {
-            Lookup(entry: $0.entry, cache: self, origin: $0.origin)
+            Lookup(entry: $0.entry, cache: instances, origin: $0.origin)
         }
     }
 
-    var implicitCache: any InstanceCache { self }
+    var implicitCache: any InstanceCache { instances }
 
     func makeObserver() -> ObserverReference? { nil }
-
-    // MARK: InstanceCache
-
-    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.instance(for: entry)
-    }
-
-    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        instances.store(instance, for: entry)
-    }
 }

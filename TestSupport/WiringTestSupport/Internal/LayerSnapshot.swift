@@ -145,7 +145,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// override made it stale, if one did.
     func keptBox(for entry: RegistrationEntry) -> (box: AnyObject, layer: OverrideLayer, stale: StaleInstance?)? {
         for layer in layers {
-            guard let box = layer.cache.instance(for: entry) else { continue }
+            guard let box = layer.cache.cachedInstance(for: entry) else { continue }
             return (box, layer, staleness(of: entry, keptIn: layer))
         }
         return nil

@@ -22,27 +22,12 @@ extension TestContainer: ResolutionSource {
         layers.visibleRegistrations(includingParents: includingParents)
     }
 
-    /// Instances of unregistered types live in the layers too.
-    package var implicitCache: any InstanceCache { self }
+    /// Instances of unregistered (`Injectable`) types live in the layers too, as they are when
+    /// the lookup is made.
+    package var implicitCache: any InstanceCache { layers.snapshot() }
 
     /// A recorder for a resolution that sets itself up: every resolution here is recorded.
     package func makeObserver() -> ObserverReference? {
         traces.makeObserver()
     }
-}
-
-/// Instances of unregistered (`Injectable`) types, kept in the layers as they are now.
-extension TestContainer: InstanceCache {
-    /// The instance the topmost layer that has one keeps for `entry`.
-    package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        layers.snapshot().cachedInstance(for: entry)
-    }
-
-    /// Keeps `entry`'s instance in the top layer.
-    package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        layers.snapshot().store(instance, for: entry)
-    }
-
-    /// The top layer's store, where instances made now go.
-    package var creationStore: AnyObject { layers.snapshot().creationStore }
 }

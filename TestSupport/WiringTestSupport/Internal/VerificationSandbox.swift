@@ -11,7 +11,7 @@ import Wiring
 /// built instead of building its whole graph again (which made checking a deep graph of a
 /// thousand registrations take seconds). Likewise a registration that failed is answered with
 /// its error from then on, so whatever needs it fails at once.
-final class VerificationSandbox: ResolutionSource, InstanceCache {
+final class VerificationSandbox: ResolutionSource {
     private let test: TestContainer
     /// Every registration the test container sees, as registered, in registration order, taken
     /// once: its own lookup walks its layers on every call, which costs more than the rest of a step.
@@ -292,33 +292,23 @@ final class VerificationSandbox: ResolutionSource, InstanceCache {
 
     func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
         if let position = positions[key] {
-            return Lookup(entry: built.withLock { $0[position] }, cache: self, origin: position + 1)
+            return Lookup(entry: built.withLock { $0[position] }, cache: instances, origin: position + 1)
         }
         // Fakes (and anything registered since the check began), as the test container finds them.
         guard let found = test.lookup(key, in: resolution) else { return nil }
         let isFake = test.fakes.registry[key] === found.entry
-        return Lookup(entry: found.entry, cache: self, origin: isFake ? Self.fakeOrigin : 0)
+        return Lookup(entry: found.entry, cache: instances, origin: isFake ? Self.fakeOrigin : 0)
     }
 
     func visibleRegistrations(includingParents: Bool) -> [Lookup] {
         built.withLock { built in
-            built.enumerated().map { Lookup(entry: $1, cache: self, origin: $0 + 1) }
+            built.enumerated().map { Lookup(entry: $1, cache: instances, origin: $0 + 1) }
         }
     }
 
-    var implicitCache: any InstanceCache { self }
+    var implicitCache: any InstanceCache { instances }
 
     func makeObserver() -> ObserverReference? {
         ObserverReference(VerificationObserver(sandbox: self))
-    }
-
-    // MARK: InstanceCache
-
-    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.instance(for: entry)
-    }
-
-    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        instances.store(instance, for: entry)
     }
 }
