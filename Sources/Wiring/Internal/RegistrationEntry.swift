@@ -216,8 +216,11 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     /// What the registering call knew of the argument types, for reading them back where only
     /// the key is known; `nil` for entries made where they are not known (forwarding ones).
     package let arguments: ArgumentAccess<Service>?
-    /// The variants made so far, by argument values; only a registration whose scope keeps
-    /// instances and whose argument types are all `Hashable` has them.
+    /// The arguments as one hashable value, where the scope keeps instances and every argument
+    /// type is `Hashable`: a kept instance per distinct values.
+    private let identity: (@Sendable (UnsafeArguments) -> AnyHashable)?
+    /// The variants made so far, by argument values; only a registration with an `identity`
+    /// has them.
     private let variants: LockedState<[AnyHashable: ArgumentFactoryEntry<Service>]>?
     /// For a variant, the entry that made it, which holds it.
     private weak var madeBy: ArgumentFactoryEntry<Service>?
@@ -231,8 +234,8 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
         self.factory = factory
         self.isolatedFactory = isolatedFactory
         self.arguments = arguments
-        let hasVariants = options.scope.lifetime.policy.keepsInstances && registrationID == nil && arguments?.identity != nil
-        variants = hasVariants ? LockedState([:]) : nil
+        identity = options.scope.lifetime.policy.keepsInstances ? arguments?.makeIdentity() : nil
+        variants = identity != nil && registrationID == nil ? LockedState([:]) : nil
         super.init(key: key, id: id, site: site, options: options, registrationID: registrationID)
     }
 
@@ -253,7 +256,7 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     override package var factoryIsolation: FactoryIsolation? { isolatedFactory?.factoryIsolation }
 
     override package var keepsOneInstanceForAllArguments: Bool {
-        policy.keepsInstances && arguments != nil && arguments?.identity == nil
+        policy.keepsInstances && arguments != nil && identity == nil
     }
 
     override package var registration: RegistrationEntry? { registrationID == id ? self : madeBy }
@@ -263,7 +266,8 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     }
 
     override package func variant(for arguments: UnsafeArguments) -> RegistrationEntry {
-        guard let variants, let identity = self.arguments?.identity?(arguments) else { return self }
+        guard let variants, let identify = identity else { return self }
+        let identity = identify(arguments)
         if let variant = variants.withLock({ $0[identity] }) { return variant }
         // Made outside the lock, which is a leaf: numbering the variant takes another.
         let made = ArgumentFactoryEntry(
@@ -280,14 +284,16 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
 
 /// What a registration taking runtime arguments knows of their types, from where it was made.
 package struct ArgumentAccess<Service>: Sendable {
-    /// The arguments as one hashable value, when every argument type is `Hashable`.
-    package let identity: (@Sendable (UnsafeArguments) -> AnyHashable)?
+    /// Makes what reads the arguments as one hashable value, when every argument type is
+    /// `Hashable`: asked only by a registration whose scope keeps instances, since finding that
+    /// out looks up a conformance per argument type.
+    package let makeIdentity: @Sendable () -> (@Sendable (UnsafeArguments) -> AnyHashable)?
     /// Resolves a key of these argument types with `await`, the arguments given as a tuple.
     package let resolveAsync: @Sendable (AsyncResolver, ServiceKey, UncheckedSendable<Any>) async throws -> Service
 
     /// Reads tuples of `Argument`s.
     package init<each Argument>(_ arguments: (repeat each Argument).Type) {
-        identity = ArgumentAccess.identity(of: (repeat each Argument).self)
+        makeIdentity = { ArgumentAccess.identity(of: (repeat each Argument).self) }
         resolveAsync = { resolver, key, tuple in
             try await resolver.resolve(key, as: Service.self, arguments: repeat each tuple.read(as: (repeat each Argument).self))
         }
