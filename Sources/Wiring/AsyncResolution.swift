@@ -126,7 +126,7 @@ extension Resolution {
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
         let cache = found.cache
-        if let instance = try existingInstance(of: entry, in: cache, as: Service.self) { return (instance, state.outcome) }
+        if let existing = existingInstance(of: entry, in: cache) { return (try value(existing, of: entry, as: Service.self), state.outcome) }
         try enter(entry)
         defer { leave(entry) }
         var claim = Creations.Claim.claimed
@@ -138,8 +138,8 @@ extension Resolution {
                     // An async call does not start again: it reports the cycle between the tasks.
                     throw cycle.error
                 }
-                if let instance = try instance(publishedBefore: claim, of: entry, in: cache, as: Service.self) {
-                    return (instance, .cached)
+                if let published = instance(publishedBefore: claim, of: entry, in: cache) {
+                    return (try value(.kept(published), of: entry, as: Service.self), .cached)
                 }
             } while claim == .waited
         }

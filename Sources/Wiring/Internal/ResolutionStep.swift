@@ -106,7 +106,7 @@ extension Resolution {
     private func resolveKept<Service>(
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
-        if let instance = try existingInstance(of: entry, in: cache, as: serviceType) { return instance }
+        if let existing = existingInstance(of: entry, in: cache) { return try value(existing, of: entry, as: serviceType) }
         return try makeKept(entry, in: cache, as: serviceType)
     }
 
@@ -129,9 +129,9 @@ extension Resolution {
             } catch let cycle as Creations.WaitCycle {
                 throw backOff(cycle)
             }
-            if let instance = try instance(publishedBefore: claim, of: entry, in: cache, as: serviceType) {
+            if let published = instance(publishedBefore: claim, of: entry, in: cache) {
                 state.outcome = .cached
-                return instance
+                return try value(.kept(published), of: entry, as: serviceType)
             }
         } while claim == .waited
         defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
@@ -140,22 +140,54 @@ extension Resolution {
 
     // MARK: The scope's rules, for every path
 
-    /// The instance a step gives without making one, if there is one: the one this resolution
-    /// made for a `.graph` registration, or the one a stored lifetime's store keeps (or this
-    /// resolution, while the instance's hooks run). Sets `outcome`.
-    func existingInstance<Service>(
-        of entry: RegistrationEntry, in cache: @autoclosure () -> any InstanceCache, as serviceType: Service.Type
-    ) throws -> Service? {
+    /// Where an instance a step gives without making one is. Not generic: generic code that
+    /// forms a `Service?` looks the metadata of `Optional<Service>` up at run time, on every call
+    /// (for a kept singleton, most of what its step cost).
+    enum Existing {
+        /// What a stored lifetime's store keeps (see `keptObject(in:for:)`).
+        case kept(AnyObject)
+        /// The one this resolution made earlier, at this index of its `.graph` instances.
+        case graph(Int)
+    }
+
+    /// The instance a step gives without making one, if there is one: the one a stored
+    /// lifetime's store keeps, or the one this resolution made for a `.graph` registration (or
+    /// a kept one whose hooks still run). Sets `outcome`.
+    func existingInstance(of entry: RegistrationEntry, in cache: @autoclosure () -> any InstanceCache) -> Existing? {
         let policy = entry.policy
         guard policy.sharedWithinResolve else { return nil }
-        if policy.keepsInstances, let instance = try keptInstance(in: cache(), for: entry, as: serviceType) {
+        if policy.keepsInstances, let kept = keptObject(in: cache(), for: entry) {
             state.outcome = .cached
-            return instance
+            return .kept(kept)
         }
         // Made earlier in this resolution: shared within it, or kept and its hooks still running.
         guard let index = state.graph.index(of: entry.id) else { return nil }
         state.outcome = policy.keepsInstances ? .cached : .sharedInGraph
-        return state.graph.value(at: index, as: serviceType)
+        return .graph(index)
+    }
+
+    /// The instance `existing` is, as the step's type.
+    /// - Throws: `type-mismatch` when a `.weak` store keeps an object of another type.
+    func value<Service>(_ existing: Existing, of entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
+        switch existing {
+        case .graph(let index):
+            return state.graph.value(at: index, as: serviceType)
+        case .kept(let kept):
+            guard entry.policy.holdsWeakly else { return keptValue(kept, as: serviceType) }
+            return try weaklyKeptValue(kept, of: entry, as: serviceType)
+        }
+    }
+
+    @inline(never)
+    private func weaklyKeptValue<Service>(_ object: AnyObject, of entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
+        guard let instance = object as? Service else {
+            // Asked before the step entered the path, or after (while claiming): the key once.
+            let entered = state.steps.last === entry
+            throw ResolutionError(
+                key: entry.key, path: entered ? path : path + [entry.key],
+                reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
+        }
+        return instance
     }
 
     /// Keeps the instance the factory `made` as its lifetime says, runs the entry's hooks, then
@@ -191,9 +223,9 @@ extension Resolution {
             // A hook that resolved from a captured container ran a resolution of its own, where
             // asking for this instance (claimed here, still in its hooks) made and published
             // another: the first one published is the one every resolve gets.
-            if _slowPath(entry.hasHooks), let published = try keptInstance(in: cache, for: entry, as: Service.self) {
+            if _slowPath(entry.hasHooks), let published = keptObject(in: cache, for: entry) {
                 state.outcome = .cached
-                return published
+                return try value(.kept(published), of: entry, as: Service.self)
             }
             cache.store(box, for: entry)
         }
@@ -201,23 +233,14 @@ extension Resolution {
         return made
     }
 
-    /// The instance another resolution published while this one was not yet holding the claim
-    /// to make it: it may have published between this resolution's first look in the store and
-    /// its claim, or while this one waited. A claim taken is given back when it finds one.
-    func instance<Service>(
-        publishedBefore claim: Creations.Claim, of entry: RegistrationEntry, in cache: any InstanceCache,
-        as serviceType: Service.Type
-    ) throws -> Service? {
-        guard claim != .alreadyMine else { return nil }
-        let instance: Service?
-        do {
-            instance = try keptInstance(in: cache, for: entry, as: serviceType)
-        } catch {
-            if claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
-            throw error
-        }
-        if instance != nil, claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
-        return instance
+    /// What another resolution published while this one was not yet holding the claim to make
+    /// it (see `keptObject(in:for:)`): it may have published between this resolution's first
+    /// look in the store and its claim, or while this one waited. A claim taken is given back
+    /// when it finds one.
+    func instance(publishedBefore claim: Creations.Claim, of entry: RegistrationEntry, in cache: any InstanceCache) -> AnyObject? {
+        guard claim != .alreadyMine, let published = keptObject(in: cache, for: entry) else { return nil }
+        if claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
+        return published
     }
 
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
@@ -237,21 +260,12 @@ extension Resolution {
         return WeakInstanceBox(value as AnyObject)
     }
 
-    /// The instance `cache` keeps for `entry`, if any (and still alive, for `.weak`).
-    func keptInstance<Service>(
-        in cache: any InstanceCache, for entry: RegistrationEntry, as serviceType: Service.Type
-    ) throws -> Service? {
+    /// What `cache` keeps for `entry`, if anything: its `InstanceBox`, or for `.weak` the object
+    /// itself while it lives (held here, so it cannot go before the step reads it).
+    func keptObject(in cache: any InstanceCache, for entry: RegistrationEntry) -> AnyObject? {
         guard let box = cache.cachedInstance(for: entry) else { return nil }
-        guard let weak = box as? WeakInstanceBox else { return keptValue(box, as: Service.self) }
-        guard let object = weak.object else { return nil }
-        guard let instance = object as? Service else {
-            // Asked before the step entered the path, or after (while claiming): the key once.
-            let entered = state.steps.last === entry
-            throw ResolutionError(
-                key: entry.key, path: entered ? path : path + [entry.key],
-                reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
-        }
-        return instance
+        guard entry.policy.holdsWeakly else { return box }
+        return (box as? WeakInstanceBox)?.object
     }
 
     /// Runs the entry's factory. The caller puts the entry on the path first.
