@@ -117,64 +117,54 @@ extension StepLog {
 
     /// Numbers the instances `steps` gave, in the order the steps finished, going on from
     /// `numbers`: a new instance gets the next number, an object seen before gets its number
-    /// again, and so does an object shared within the graph.
+    /// again, and so does an object shared within the graph. Linear in the steps (times how
+    /// many finished steps gave the same object): what each step compares with is indexed first.
     /// - Parameter record: Told each step's number, if it has one.
     private func number(
         _ steps: [Step], with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void
     ) {
-        let count = steps.count
-        // By step index, the number it gave (0 for none); the steps in the order they finished;
-        // the steps begun and not yet finished, as they were when each step began.
-        var given = [Int](repeating: 0, count: count)
-        var finished: [Int] = []
-        finished.reserveCapacity(count)
+        var replay = NumberingReplay(steps, entry: entry(of:))
         var unfinished: [Int] = []
         // Every step finishes after the steps below it, which follow it in `steps`.
-        for next in 0...count {
-            let parent = next < count ? Int(steps[next].parent) : -1
-            while let innermost = unfinished.last, next == count || innermost != parent {
+        for next in 0...steps.count {
+            let parent = next < steps.count ? Int(steps[next].parent) : -1
+            while let innermost = unfinished.last, next == steps.count || innermost != parent {
                 unfinished.removeLast()
-                let number = number(of: innermost, in: steps, given: given, finished: finished, &numbers)
-                given[innermost] = number
-                finished.append(innermost)
+                let number = number(of: innermost, in: &replay, &numbers)
+                replay.finished(innermost, gave: number)
                 if number != 0 { record(innermost, number) }
             }
-            if next < count { unfinished.append(next) }
+            if next < steps.count { unfinished.append(next) }
         }
     }
 
     /// The number of the instance step `index` gave, given the numbers of the steps that
-    /// finished before it (`finished`, in that order); 0 for none.
-    private func number(
-        of index: Int, in steps: [Step], given: [Int], finished: [Int], _ numbers: inout InstanceNumbers
-    ) -> Int {
-        switch steps[index].outcome {
+    /// finished before it; 0 for none.
+    private func number(of index: Int, in replay: inout NumberingReplay, _ numbers: inout InstanceNumbers) -> Int {
+        let step = replay.steps[index]
+        switch step.outcome {
         case .sharedInGraph:
-            let entry = entry(of: steps[index])
             // Only an object is the same instance again; a value shared is a copy.
-            var maker = index - 1
-            while maker >= 0, self.entry(of: steps[maker]) !== entry || steps[maker].outcome != .created {
-                maker -= 1
-            }
-            return maker >= 0 && steps[maker].objectType != nil ? given[maker] : 0
+            guard let maker = replay.maker[index], replay.steps[maker].objectType != nil else { return 0 }
+            return replay.given[maker]
         case .created, .cached:
-            let isNew = steps[index].outcome == .created
-            guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
+            let isNew = step.outcome == .created
+            guard let object = step.object else { return isNew ? numbers.assign() : 0 }
             var number = 0
             // An object another step of this resolution gave is the same instance again (one
             // registration returning another's, below it; or one a store or the graph keeps);
             // any other made one is new: the earlier object may have died, and this one taken
             // its address (the log does not keep objects alive).
-            let below = descendants(of: index)
-            for earlier in finished.reversed() where steps[earlier].object == object && given[earlier] != 0 {
+            let below = index + 1..<replay.subtreeEnd[index]
+            for earlier in replay.finishedGiving(object).reversed() {
                 // One object has one class: the same address with another class is another object.
-                guard steps[earlier].objectType == steps[index].objectType else { continue }
-                guard !isNew || below.contains(earlier) || isKeptAlive(steps[earlier]) else { continue }
-                number = given[earlier]
+                guard replay.steps[earlier].objectType == step.objectType else { continue }
+                guard !isNew || below.contains(earlier) || isKeptAlive(replay.steps[earlier]) else { continue }
+                number = replay.given[earlier]
                 break
             }
             if number == 0 { number = isNew ? numbers.assign() : numbers.number(ofStored: object) ?? 0 }
-            if isNew, entry(of: steps[index])?.policy.keepsInstances == true {
+            if isNew, entry(of: step)?.policy.keepsInstances == true {
                 numbers.remember(stored: object, as: number)
             }
             return number
@@ -218,5 +208,54 @@ extension ResolutionTrace.Isolation {
         case .mainActor: self = .mainActor
         case .async: self = .async
         }
+    }
+}
+
+/// What numbering the steps of one resolution compares each step with, indexed once so that
+/// numbering is linear in the steps: where each step's subtree ends, the step that made what a
+/// `.graph` step shared, and the finished steps that gave each object.
+struct NumberingReplay {
+    let steps: [StepLog.Step]
+    /// By step, the index after its last descendant (descendants follow a step in `steps`).
+    let subtreeEnd: [Int]
+    /// By `.graph` step that shared an instance, the nearest earlier step of its registration
+    /// that made one.
+    let maker: [Int: Int]
+    /// By step, the number it gave (0 for none), once it finished.
+    private(set) var given: [Int]
+    /// By object, the finished steps that gave it a number, in the order they finished.
+    private var givingObject: [ObjectIdentifier: [Int]] = [:]
+
+    init(_ steps: [StepLog.Step], entry: (StepLog.Step) -> RegistrationEntry?) {
+        self.steps = steps
+        given = [Int](repeating: 0, count: steps.count)
+        var subtreeEnd = [Int](repeating: steps.count, count: steps.count)
+        var open: [Int] = []
+        var maker: [Int: Int] = [:]
+        var lastMade: [ObjectIdentifier: Int] = [:]
+        for (index, step) in steps.enumerated() {
+            // A step begins after every open step that is not its parent has ended.
+            while let innermost = open.last, innermost != Int(step.parent) {
+                subtreeEnd[innermost] = index
+                open.removeLast()
+            }
+            open.append(index)
+            guard let registration = entry(step).map(ObjectIdentifier.init) else { continue }
+            if step.outcome == .sharedInGraph, let made = lastMade[registration] { maker[index] = made }
+            if step.outcome == .created { lastMade[registration] = index }
+        }
+        self.subtreeEnd = subtreeEnd
+        self.maker = maker
+    }
+
+    /// The finished steps that gave `object` a number, in the order they finished.
+    func finishedGiving(_ object: ObjectIdentifier) -> [Int] {
+        givingObject[object] ?? []
+    }
+
+    /// Step `index` finished, giving `number` (0 for none).
+    mutating func finished(_ index: Int, gave number: Int) {
+        given[index] = number
+        if number != 0, let object = steps[index].object { givingObject[object, default: []].append(index) }
     }
 }
