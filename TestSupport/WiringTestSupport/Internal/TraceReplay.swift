@@ -117,60 +117,88 @@ extension StepLog {
 
     /// Numbers the instances `steps` gave, in the order the steps finished, going on from
     /// `numbers`: a new instance gets the next number, an object seen before gets its number
-    /// again, and so does an object shared within the graph. Linear in the steps (times how
-    /// many finished steps gave the same object): what each step compares with is indexed first.
+    /// again, and so does an object shared within the graph. A resolution of many steps has
+    /// what each step is compared with indexed first (see `StepIndex`), so that numbering it is
+    /// linear; a small one (most are) scans for it, which costs less than indexing.
     /// - Parameter record: Told each step's number, if it has one.
     private func number(
         _ steps: [Step], with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void
     ) {
-        var replay = NumberingReplay(steps, entry: entry(of:))
+        let count = steps.count
+        // By step index, the number it gave (0 for none); the steps in the order they finished;
+        // the steps begun and not yet finished, as they were when each step began.
+        var given = [Int](repeating: 0, count: count)
+        var finished: [Int] = []
+        finished.reserveCapacity(count)
         var unfinished: [Int] = []
+        let index = count > StepIndex.indexedAbove ? StepIndex(steps, entry: entry(of:)) : nil
         // Every step finishes after the steps below it, which follow it in `steps`.
-        for next in 0...steps.count {
-            let parent = next < steps.count ? Int(steps[next].parent) : -1
-            while let innermost = unfinished.last, next == steps.count || innermost != parent {
+        for next in 0...count {
+            let parent = next < count ? Int(steps[next].parent) : -1
+            while let innermost = unfinished.last, next == count || innermost != parent {
                 unfinished.removeLast()
-                let number = number(of: innermost, in: &replay, &numbers)
-                replay.finished(innermost, gave: number)
-                if number != 0 { record(innermost, number) }
+                let number = number(of: innermost, in: steps, given: given, finished: finished, index: index, &numbers)
+                given[innermost] = number
+                finished.append(innermost)
+                if number != 0 {
+                    index?.note(innermost, gave: steps[innermost].object)
+                    record(innermost, number)
+                }
             }
-            if next < steps.count { unfinished.append(next) }
+            if next < count { unfinished.append(next) }
         }
     }
 
     /// The number of the instance step `index` gave, given the numbers of the steps that
-    /// finished before it; 0 for none.
-    private func number(of index: Int, in replay: inout NumberingReplay, _ numbers: inout InstanceNumbers) -> Int {
-        let step = replay.steps[index]
-        switch step.outcome {
+    /// finished before it (`finished`, in that order); 0 for none.
+    private func number(
+        of index: Int, in steps: [Step], given: [Int], finished: [Int], index stepIndex: StepIndex?,
+        _ numbers: inout InstanceNumbers
+    ) -> Int {
+        switch steps[index].outcome {
         case .sharedInGraph:
             // Only an object is the same instance again; a value shared is a copy.
-            guard let maker = replay.maker[index], replay.steps[maker].objectType != nil else { return 0 }
-            return replay.given[maker]
+            guard let maker = stepIndex.map({ $0.makers[index] }) ?? maker(of: index, in: steps) else { return 0 }
+            return steps[maker].objectType != nil ? given[maker] : 0
         case .created, .cached:
-            let isNew = step.outcome == .created
-            guard let object = step.object else { return isNew ? numbers.assign() : 0 }
+            let isNew = steps[index].outcome == .created
+            guard let object = steps[index].object else { return isNew ? numbers.assign() : 0 }
             var number = 0
             // An object another step of this resolution gave is the same instance again (one
             // registration returning another's, below it; or one a store or the graph keeps);
             // any other made one is new: the earlier object may have died, and this one taken
             // its address (the log does not keep objects alive).
-            let below = index + 1..<replay.subtreeEnd[index]
-            for earlier in replay.finishedGiving(object).reversed() {
+            let candidates = stepIndex?.finished(giving: object) ?? finished
+            for earlier in candidates.reversed() where steps[earlier].object == object && given[earlier] != 0 {
                 // One object has one class: the same address with another class is another object.
-                guard replay.steps[earlier].objectType == step.objectType else { continue }
-                guard !isNew || below.contains(earlier) || isKeptAlive(replay.steps[earlier]) else { continue }
-                number = replay.given[earlier]
+                guard steps[earlier].objectType == steps[index].objectType else { continue }
+                guard !isNew || isStep(earlier, below: index, stepIndex) || isKeptAlive(steps[earlier]) else { continue }
+                number = given[earlier]
                 break
             }
             if number == 0 { number = isNew ? numbers.assign() : numbers.number(ofStored: object) ?? 0 }
-            if isNew, entry(of: step)?.policy.keepsInstances == true {
+            if isNew, entry(of: steps[index])?.policy.keepsInstances == true {
                 numbers.remember(stored: object, as: number)
             }
             return number
         case .pending, .failed:
             return 0
         }
+    }
+
+    /// Whether step `step` is below step `ancestor`.
+    private func isStep(_ step: Int, below ancestor: Int, _ stepIndex: StepIndex?) -> Bool {
+        step > ancestor && step < stepIndex.map { $0.subtreeEnd[ancestor] } ?? descendants(of: ancestor).upperBound
+    }
+
+    /// The nearest earlier step of the registration of step `index` that made an instance.
+    private func maker(of index: Int, in steps: [Step]) -> Int? {
+        let registration = entry(of: steps[index])
+        var maker = index - 1
+        while maker >= 0, steps[maker].outcome != .created || entry(of: steps[maker]) !== registration {
+            maker -= 1
+        }
+        return maker >= 0 ? maker : nil
     }
 
     /// Whether the object a step gave stays alive for the rest of its resolution: one a store
@@ -211,27 +239,27 @@ extension ResolutionTrace.Isolation {
     }
 }
 
-/// What numbering the steps of one resolution compares each step with, indexed once so that
+/// What numbering a resolution of many steps compares each step with, indexed once so that
 /// numbering is linear in the steps: where each step's subtree ends, the step that made what a
-/// `.graph` step shared, and the finished steps that gave each object.
-struct NumberingReplay {
-    let steps: [StepLog.Step]
-    /// By step, the index after its last descendant (descendants follow a step in `steps`).
+/// `.graph` step shared, and the finished steps that gave each object a number. (A class: passed
+/// to each step's numbering, a struct of three collections costs three retains.)
+final class StepIndex {
+    /// Above this many steps, numbering indexes them; below, scanning costs less (each step
+    /// indexed costs about what scanning 200 finished steps does).
+    static let indexedAbove = 256
+
+    /// By step, the index after its last descendant (descendants follow a step).
     let subtreeEnd: [Int]
     /// By `.graph` step that shared an instance, the nearest earlier step of its registration
     /// that made one.
-    let maker: [Int: Int]
-    /// By step, the number it gave (0 for none), once it finished.
-    private(set) var given: [Int]
+    let makers: [Int: Int]
     /// By object, the finished steps that gave it a number, in the order they finished.
     private var givingObject: [ObjectIdentifier: [Int]] = [:]
 
     init(_ steps: [StepLog.Step], entry: (StepLog.Step) -> RegistrationEntry?) {
-        self.steps = steps
-        given = [Int](repeating: 0, count: steps.count)
         var subtreeEnd = [Int](repeating: steps.count, count: steps.count)
         var open: [Int] = []
-        var maker: [Int: Int] = [:]
+        var makers: [Int: Int] = [:]
         var lastMade: [ObjectIdentifier: Int] = [:]
         for (index, step) in steps.enumerated() {
             // A step begins after every open step that is not its parent has ended.
@@ -241,21 +269,19 @@ struct NumberingReplay {
             }
             open.append(index)
             guard let registration = entry(step).map(ObjectIdentifier.init) else { continue }
-            if step.outcome == .sharedInGraph, let made = lastMade[registration] { maker[index] = made }
+            if step.outcome == .sharedInGraph, let made = lastMade[registration] { makers[index] = made }
             if step.outcome == .created { lastMade[registration] = index }
         }
-        self.subtreeEnd = subtreeEnd
-        self.maker = maker
+        (self.subtreeEnd, self.makers) = (subtreeEnd, makers)
     }
 
     /// The finished steps that gave `object` a number, in the order they finished.
-    func finishedGiving(_ object: ObjectIdentifier) -> [Int] {
+    func finished(giving object: ObjectIdentifier) -> [Int] {
         givingObject[object] ?? []
     }
 
-    /// Step `index` finished, giving `number` (0 for none).
-    mutating func finished(_ index: Int, gave number: Int) {
-        given[index] = number
-        if number != 0, let object = steps[index].object { givingObject[object, default: []].append(index) }
+    /// Step `index` finished, giving a number to `object`.
+    func note(_ index: Int, gave object: ObjectIdentifier?) {
+        if let object { givingObject[object, default: []].append(index) }
     }
 }
