@@ -17,6 +17,12 @@ package final class InstanceStore: InstanceCache {
             self.registration = entry.registrationID
             self.scope = entry.scope
         }
+
+        /// The entry alone: an entry is kept under one scope at a time but for a moment, and
+        /// hashing the scope's name cost more than the rest of a lookup.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(entry)
+        }
     }
 
     private let instances = LockedState<[Key: AnyObject]>([:])
