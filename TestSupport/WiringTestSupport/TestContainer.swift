@@ -308,6 +308,12 @@ public final class TestContainer: Resolver, Sendable {
         ResolutionTrace(roots: traces.withHistory { $0.roots })
     }
 
+    /// How many steps numbering the instances of the trace compared steps with so far: linear in
+    /// the steps recorded (a test checks it).
+    package var numberingComparisons: Int {
+        traces.withHistory { $0.numberingComparisons }
+    }
+
     /// Forgets the recorded trace and resolution counts. Registrations resolved so far still
     /// count as used, and instances kept by a scope keep their numbers.
     public func clearTrace() {

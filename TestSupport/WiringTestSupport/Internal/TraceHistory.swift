@@ -18,6 +18,8 @@ struct TraceHistory {
     /// The test that resolutions no known test made count for: the test the container was made
     /// for or in, else the container itself, as one test.
     var unattributedTest = ""
+    /// How many steps numbering instances compared steps with, over all resolutions.
+    var numberingComparisons = 0
 }
 
 /// A set of registration ids, which are small and dense: one bit each.

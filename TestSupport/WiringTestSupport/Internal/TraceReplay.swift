@@ -27,7 +27,7 @@ extension StepLog {
         }
         noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
         var numbers = [Int?](repeating: nil, count: steps.count)
-        number(steps, with: &history.numbers) { numbers[$0] = $1 }
+        number(steps, with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
         noteMadeNumbers(steps, numbers, in: &history)
 
         guard keepsTree else { return }
@@ -77,7 +77,7 @@ extension StepLog {
         }
         let steps = (0..<count).map { self[$0] }
         var numbers = [Int?](repeating: nil, count: steps.count)
-        number(steps, with: &history.numbers) { numbers[$0] = $1 }
+        number(steps, with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
         noteMadeNumbers(steps, numbers, in: &history)
         removeAll()
     }
@@ -120,9 +120,13 @@ extension StepLog {
     /// again, and so does an object shared within the graph. A resolution of many steps has
     /// what each step is compared with indexed first (see `StepIndex`), so that numbering it is
     /// linear; a small one (most are) scans for it, which costs less than indexing.
-    /// - Parameter record: Told each step's number, if it has one.
+    /// - Parameters:
+    ///   - comparisons: Counts the steps each step was compared with, so that a test can check
+    ///     that numbering stays linear.
+    ///   - record: Told each step's number, if it has one.
     private func number(
-        _ steps: [Step], with numbers: inout InstanceNumbers, _ record: (_ step: Int, _ number: Int) -> Void
+        _ steps: [Step], with numbers: inout InstanceNumbers, comparisons: inout Int,
+        _ record: (_ step: Int, _ number: Int) -> Void
     ) {
         let count = steps.count
         // By step index, the number it gave (0 for none); the steps in the order they finished;
@@ -137,7 +141,8 @@ extension StepLog {
             let parent = next < count ? Int(steps[next].parent) : -1
             while let innermost = unfinished.last, next == count || innermost != parent {
                 unfinished.removeLast()
-                let number = number(of: innermost, in: steps, given: given, finished: finished, index: index, &numbers)
+                let number = number(
+                    of: innermost, in: steps, given: given, finished: finished, index: index, &numbers, &comparisons)
                 given[innermost] = number
                 finished.append(innermost)
                 if number != 0 {
@@ -153,12 +158,14 @@ extension StepLog {
     /// finished before it (`finished`, in that order); 0 for none.
     private func number(
         of index: Int, in steps: [Step], given: [Int], finished: [Int], index stepIndex: StepIndex?,
-        _ numbers: inout InstanceNumbers
+        _ numbers: inout InstanceNumbers, _ comparisons: inout Int
     ) -> Int {
         switch steps[index].outcome {
         case .sharedInGraph:
             // Only an object is the same instance again; a value shared is a copy.
-            guard let maker = stepIndex.map({ $0.makers[index] }) ?? maker(of: index, in: steps) else { return 0 }
+            guard let maker = stepIndex.map({ $0.makers[index] }) ?? maker(of: index, in: steps, &comparisons) else {
+                return 0
+            }
             return steps[maker].objectType != nil ? given[maker] : 0
         case .created, .cached:
             let isNew = steps[index].outcome == .created
@@ -169,7 +176,9 @@ extension StepLog {
             // any other made one is new: the earlier object may have died, and this one taken
             // its address (the log does not keep objects alive).
             let candidates = stepIndex?.finished(giving: object) ?? finished
-            for earlier in candidates.reversed() where steps[earlier].object == object && given[earlier] != 0 {
+            for earlier in candidates.reversed() {
+                comparisons += 1
+                guard steps[earlier].object == object, given[earlier] != 0 else { continue }
                 // One object has one class: the same address with another class is another object.
                 guard steps[earlier].objectType == steps[index].objectType else { continue }
                 guard !isNew || isStep(earlier, below: index, stepIndex) || isKeptAlive(steps[earlier]) else { continue }
@@ -192,12 +201,13 @@ extension StepLog {
     }
 
     /// The nearest earlier step of the registration of step `index` that made an instance.
-    private func maker(of index: Int, in steps: [Step]) -> Int? {
+    private func maker(of index: Int, in steps: [Step], _ comparisons: inout Int) -> Int? {
         let registration = entry(of: steps[index])
         var maker = index - 1
         while maker >= 0, steps[maker].outcome != .created || entry(of: steps[maker]) !== registration {
             maker -= 1
         }
+        comparisons += index - maker
         return maker >= 0 ? maker : nil
     }
 
