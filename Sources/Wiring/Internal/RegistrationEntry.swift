@@ -178,9 +178,7 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        // Made through `Self`, which this object's class already is: `FactoryEntry<Service>` named
-        // here would be looked up at run time.
-        Self(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
+        FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
     override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
@@ -240,7 +238,7 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     }
 
     override package func copy(options: Options) -> RegistrationEntry {
-        Self(
+        ArgumentFactoryEntry(
             key: key, id: id, site: site, options: options, arguments: arguments, isolatedFactory: isolatedFactory,
             factory: factory)
     }
