@@ -104,28 +104,8 @@ struct EngineSafetyTests {
         try await rounds(20) { round in
             let container = Container()
             registerHookedPair(in: container, speed: speed)
-            let halfBuilt = LockedCounter()
-            let failures = LockedCounter()
-            let hookeds = IdentityCollector()
-            let partners = IdentityCollector()
-            let finished = await raceThreadsAsync(8) { index in
-                do {
-                    if index.isMultiple(of: 2) {
-                        let hooked = try container.resolve(Hooked.self)
-                        if hooked.partner == nil { halfBuilt.increment() }
-                        hookeds.insert(hooked)
-                    } else {
-                        let partner = try container.resolve(Partner.self)
-                        if partner.hooked == nil { halfBuilt.increment() }
-                        partners.insert(partner)
-                    }
-                } catch {
-                    failures.increment()
-                }
-            }
-            try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
-            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
-            try #require(halfBuilt.value == 0, "round \(round): \(halfBuilt.value) threads saw an instance before its hook ran")
+            let (hookeds, partners, halfBuilt) = try await raceForHookedPair(from: container, round: round)
+            try #require(halfBuilt == 0, "round \(round): \(halfBuilt) threads saw an instance before its hook ran")
             try #require(
                 hookeds.distinctCount == 1 && partners.distinctCount == 1,
                 "round \(round): handed out \(hookeds.distinctCount) Hooked and \(partners.distinctCount) Partners, not one of each")
@@ -137,6 +117,36 @@ struct EngineSafetyTests {
             #expect(hooked.partner === partner)
             #expect(partner.hooked === hooked)
         }
+    }
+
+    /// 8 threads released together, even ones asking `container` for a `Hooked`, odd ones for a
+    /// `Partner`: what they were handed, and how many saw one before its hook ran. Requires that
+    /// they finished in time and that no resolve threw.
+    private func raceForHookedPair(
+        from container: Container, round: Int
+    ) async throws -> (hookeds: IdentityCollector, partners: IdentityCollector, halfBuilt: Int) {
+        let halfBuilt = LockedCounter()
+        let failures = LockedCounter()
+        let hookeds = IdentityCollector()
+        let partners = IdentityCollector()
+        let finished = await raceThreadsAsync(8) { index in
+            do {
+                if index.isMultiple(of: 2) {
+                    let hooked = try container.resolve(Hooked.self)
+                    if hooked.partner == nil { halfBuilt.increment() }
+                    hookeds.insert(hooked)
+                } else {
+                    let partner = try container.resolve(Partner.self)
+                    if partner.hooked == nil { halfBuilt.increment() }
+                    partners.insert(partner)
+                }
+            } catch {
+                failures.increment()
+            }
+        }
+        try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
+        try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+        return (hookeds, partners, halfBuilt.value)
     }
 
     /// Hooks that resolve each other through a captured container, not their resolver: the
@@ -163,22 +173,7 @@ struct EngineSafetyTests {
             let parent = Container()
             let child = Container(parent: parent)
             registerHookedPair(in: parent, speed: speed) { _ in parent }
-            let failures = LockedCounter()
-            let hookeds = IdentityCollector()
-            let partners = IdentityCollector()
-            let finished = await raceThreadsAsync(8) { index in
-                do {
-                    if index.isMultiple(of: 2) {
-                        hookeds.insert(try child.resolve(Hooked.self))
-                    } else {
-                        partners.insert(try child.resolve(Partner.self))
-                    }
-                } catch {
-                    failures.increment()
-                }
-            }
-            try #require(finished, "round \(round): the threads did not finish in time (a deadlock?)")
-            try #require(failures.value == 0, "round \(round): \(failures.value) resolves threw")
+            let (hookeds, partners, _) = try await raceForHookedPair(from: child, round: round)
             try #require(
                 hookeds.distinctCount <= 1 && partners.distinctCount <= 1,
                 "round \(round): handed out \(hookeds.distinctCount) Hooked and \(partners.distinctCount) Partners")
