@@ -6,10 +6,11 @@ func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Servi
     return unsafeDowncast(box, to: InstanceBox<Service>.self).value
 }
 
-/// The object `value` is, read without a dynamic cast, when `Value` is a class: a class instance
-/// is one strong reference, laid out as `AnyObject` is (checked in debug builds); else `nil`.
-package func objectOfClassType<Value>(_ value: Value) -> AnyObject? {
+/// The identity and class of the object `value` is when `Value` is a class, read without a dynamic
+/// cast or a retain: a class instance is one reference, as `AnyObject` is (checked in debug builds).
+package func identityOfClassInstance<Value>(_ value: Value) -> (object: ObjectIdentifier, type: ObjectIdentifier)? {
     guard Value.self is AnyClass else { return nil }
-    assert(MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size, "\(Value.self) is not one reference")
-    return unsafeBitCast(value, to: AnyObject.self)
+    let object = unsafeBitCast(value, to: AnyObject.self)
+    assert(object === (value as AnyObject), "\(Value.self) is not one reference")
+    return (ObjectIdentifier(object), ObjectIdentifier(type(of: object)))
 }

@@ -65,14 +65,16 @@ final class StepLog: @unchecked Sendable {
     }
 
     /// The resolution ended: tells what its owner needs to know to file the log.
-    /// - Returns: Whether no step was recorded; whether a step used a kept scope; and, when
+    /// - Returns: Whether no step was recorded; whether a step used a kept scope; when
     ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
-    ///   (no object shared or kept, no registration used for the first time), how many they made.
-    func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
-        state.open.removeAll(keepingCapacity: true)
-        // Tracking leaks numbers every object made, which needs the steps.
-        let madeOnly = state.mayRepeat || state.usedStoredScopes || hasNewlyUsed || state.collectsMade ? nil : state.created
-        return (state.steps.isEmpty, state.usedStoredScopes, madeOnly)
+    ///   (no object shared or kept, no registration used for the first time), how many they
+    ///   made; and the objects the steps made, if the log collects them (see `takeMadeObjects()`).
+    func endSummarized() -> (
+        isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?,
+        made: (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)?
+    ) {
+        let (isEmpty, hasStoredScopes, madeOnly, hasMade) = state.endSummarized()
+        return (isEmpty, hasStoredScopes, madeOnly, hasMade ? takeMadeObjects() : nil)
     }
 
     private struct State {
@@ -107,6 +109,37 @@ final class StepLog: @unchecked Sendable {
         /// The size of `recent`, a power of two: more than the registrations of most graphs.
         static let recentSize = 256
 
+        var hasNewlyUsed: Bool { reportedCount < kept.count }
+
+        mutating func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?, hasMade: Bool) {
+            open.removeAll(keepingCapacity: true)
+            // Tracking leaks numbers every object made, which needs the steps.
+            let madeOnly = mayRepeat || usedStoredScopes || hasNewlyUsed || collectsMade ? nil : created
+            return (steps.isEmpty, usedStoredScopes, madeOnly, !made.isEmpty)
+        }
+
+        /// Empties the log when its instances need no numbering; see `StepLog.removeAllIfUnshared()`.
+        mutating func removeAllIfUnshared() -> Int? {
+            guard !mayRepeat, !usedStoredScopes, !collectsMade else { return nil }
+            let made = created
+            removeAll()
+            return made
+        }
+
+        mutating func removeAll(collectingMade: Bool) {
+            removeAll()
+            collectsMade = collectingMade
+        }
+
+        mutating func removeAll() {
+            steps.removeAll(keepingCapacity: true)
+            if !failures.isEmpty { failures = [:] }
+            usedStoredScopes = false
+            created = 0
+            objectClasses = 0
+            mayRepeat = false
+        }
+
         mutating func begin(_ entry: RegistrationEntry, origin: Int) {
             let entryIndex = index(of: entry)
             if entry.policy.keepsInstances { usedStoredScopes = true }
@@ -139,11 +172,10 @@ final class StepLog: @unchecked Sendable {
                 steps[step].outcome = .sharedInGraph
                 return
             }
-            guard let object = StepLog.object(in: instance) else { return }
-            if collectsMade, outcome == .created { made.append((object, step)) }
-            let objectType = ObjectIdentifier(type(of: object))
+            guard let (object, objectType) = StepLog.identity(of: instance) else { return }
+            if collectsMade, outcome == .created, let made = StepLog.object(in: instance) { self.made.append((made, step)) }
             steps[step].objectType = objectType
-            steps[step].object = ObjectIdentifier(object)
+            steps[step].object = object
             let address = UInt(bitPattern: objectType)
             let bit: UInt64 = 1 << (UInt64(truncatingIfNeeded: address >> 4 ^ address >> 10) & 63)
             if objectClasses & bit != 0 { mayRepeat = true }
@@ -171,11 +203,17 @@ final class StepLog: @unchecked Sendable {
         }
     }
 
+    /// The identity and class of the object a value is, if it is one; asked for as a class, it
+    /// is one without opening an existential to find out, and is not retained.
+    private static func identity<Value>(of instance: Value) -> (object: ObjectIdentifier, type: ObjectIdentifier)? {
+        if let identity = identityOfClassInstance(instance) { return identity }
+        guard let object = object(in: instance) else { return nil }
+        return (ObjectIdentifier(object), ObjectIdentifier(type(of: object)))
+    }
+
     /// The object a value is, if it is one. (Not `as AnyObject`: on Linux that first searches
     /// the type's conformances for a bridging one; a conditional cast only checks the class.)
     private static func object<Value>(in instance: Value) -> AnyObject? {
-        // Asked for as a class, it is an object: no need to open an existential to find out.
-        if let object = objectOfClassType(instance) { return object }
         let boxed = instance as Any
         guard type(of: boxed) is AnyClass else { return nil }
         return cast(boxed, to: AnyObject.self)
@@ -223,7 +261,7 @@ final class StepLog: @unchecked Sendable {
     }
 
     /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
-    var hasNewlyUsed: Bool { state.reportedCount < state.kept.count }
+    var hasNewlyUsed: Bool { state.hasNewlyUsed }
 
     /// The ids of the registrations first used since the last call: every registration a step
     /// used is kept, so these are all that were used and not yet reported.
@@ -240,16 +278,13 @@ final class StepLog: @unchecked Sendable {
     /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
     ///   they need numbering.
     func removeAllIfUnshared() -> Int? {
-        guard !state.mayRepeat, !state.usedStoredScopes, !state.collectsMade else { return nil }
-        let made = state.created
-        removeAll()
-        return made
+        state.removeAllIfUnshared()
     }
 
     /// The objects the steps made, each with its step, and the steps' keys and parents, from
     /// which the path that made each is read only when asked for (see `MadeObjects`); the log
     /// holds them no more.
-    func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
+    private func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
         guard !state.made.isEmpty else { return nil }
         defer { state.made.removeAll(keepingCapacity: true) }
         let steps = MadeObjects.Steps(
@@ -260,11 +295,12 @@ final class StepLog: @unchecked Sendable {
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
     /// whose registrations keep changing replaces a log that keeps too many).
     func removeAll() {
-        state.steps.removeAll(keepingCapacity: true)
-        if !state.failures.isEmpty { state.failures = [:] }
-        state.usedStoredScopes = false
-        state.created = 0
-        state.objectClasses = 0
-        state.mayRepeat = false
+        state.removeAll()
+    }
+
+    /// Empties the log for a resolution, whose steps keep the objects they make when
+    /// `collectingMadeObjects`.
+    func removeAll(collectingMadeObjects: Bool) {
+        state.removeAll(collectingMade: collectingMadeObjects)
     }
 }

@@ -55,9 +55,10 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     private static let keptRegistrationLimit = 4096
 
     /// Drops the steps of its last resolution, if the store forgot them without emptying the
-    /// log (see `RecorderPool.takeFinishedToForget()`); before the recorder is used again.
-    func emptyLog() {
-        log.removeAll()
+    /// log (see `RecorderPool.takeFinishedToForget()`), before the recorder is used again; its
+    /// steps keep the objects they make when `collectingMadeObjects`.
+    func emptyLog(collectingMadeObjects: Bool) {
+        log.removeAll(collectingMadeObjects: collectingMadeObjects)
         if !remade.isEmpty { remade = [:] }
     }
 
@@ -128,8 +129,8 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     func resolutionEnded() {
         // A deinit of an object released by `end` may resolve again, but with another recorder:
         // this one goes back to the store only below.
-        if let made = log.takeMadeObjects() { store.madeObjects.note(made.objects, steps: made.steps) }
-        let (isEmpty, hasStoredScopes, madeOnly) = log.endSummarized()
+        let (isEmpty, hasStoredScopes, madeOnly, made) = log.endSummarized()
+        if let made { store.madeObjects.note(made.objects, steps: made.steps) }
         store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }
 }

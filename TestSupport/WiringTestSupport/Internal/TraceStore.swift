@@ -72,8 +72,7 @@ final class TraceStore: Sendable {
         }
         for finding in findings { finding.report() }
         if let ready {
-            ready.emptyLog()
-            ready.log.collectsMadeObjects = tracksMadeObjects
+            ready.emptyLog(collectingMadeObjects: tracksMadeObjects)
             return ready
         }
         // Let go of here, outside the lock: it may hold the last references to registrations,
