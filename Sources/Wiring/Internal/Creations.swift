@@ -27,7 +27,7 @@ package enum Creations {
         let key: ServiceKey
         /// Keeps `Key.store` from being freed and its identifier reused while claimed.
         let store: AnyObject
-        var asyncWaiters: [CheckedContinuation<Void, any Error>] = []
+        var asyncWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private struct Table {
@@ -71,16 +71,8 @@ package enum Creations {
                 table.waiting[owner] = nil
                 return .done(.waited)
             }
-            guard let current = table.inFlight[key] else {
-                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
-                return .done(.claimed)
-            }
-            if current.owner == owner { return .done(.alreadyMine) }
-            if let cycle = waitCycle(table, from: owner, for: key) {
-                throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
-            }
-            table.waiting[owner] = key
-            waitingFor = current.owner
+            if let claim = try attempt(&table, key, entry, store, by: owner, path: path()) { return .done(claim) }
+            waitingFor = table.inFlight[key]?.owner
             return .wait
         }
     }
@@ -92,30 +84,36 @@ package enum Creations {
         _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: [ServiceKey]
     ) async throws -> Claim {
         let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        let first: Claim? = try table.withLock { table in
-            guard let current = table.inFlight[key] else {
-                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
-                return .claimed
-            }
-            if current.owner == owner { return .alreadyMine }
-            if let cycle = waitCycle(table, from: owner, for: key) {
-                throw WaitCycle(key: key, error: deadlock(cycle, path: path))
-            }
-            return nil
-        }
-        if let first { return first }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        if let claim = try table.withLock({ try attempt(&$0, key, entry, store, by: owner, path: path) }) { return claim }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             table.withLock { table in
+                // Resumed by `finish`, unless the maker finished meanwhile.
                 guard table.inFlight[key] != nil else { return continuation.resume() }
-                if let cycle = waitCycle(table, from: owner, for: key) {
-                    return continuation.resume(throwing: WaitCycle(key: key, error: deadlock(cycle, path: path)))
-                }
-                table.waiting[owner] = key
                 table.inFlight[key]?.asyncWaiters.append(continuation)
             }
         }
         table.withLock { table in table.waiting[owner] = nil }
         return .waited
+    }
+
+    /// One look at the table, for both ways of waiting: claims the instance for `owner` if
+    /// nobody makes it, says so if `owner` makes it already, or notes that `owner` waits for
+    /// the resolution making it (`nil`), unless that wait would never end.
+    /// - Throws: ``WaitCycle`` when the wait would close a chain of waits onto `owner`.
+    private static func attempt(
+        _ table: inout Table, _ key: Key, _ entry: RegistrationEntry, _ store: AnyObject, by owner: ObjectIdentifier,
+        path: @autoclosure () -> [ServiceKey]
+    ) throws -> Claim? {
+        guard let current = table.inFlight[key] else {
+            table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
+            return .claimed
+        }
+        if current.owner == owner { return .alreadyMine }
+        if let cycle = waitCycle(table, from: owner, for: key) {
+            throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
+        }
+        table.waiting[owner] = key
+        return nil
     }
 
     /// Waits until nobody is making the instance a backed-off resolution waited for.
