@@ -136,17 +136,20 @@ extension StepLog {
         finished.reserveCapacity(count)
         var unfinished: [Int] = []
         let index = count > StepIndex.indexedAbove ? StepIndex(steps, entry: entry(of:)) : nil
+        var numbered = ObjectFilter()
         // Every step finishes after the steps below it, which follow it in `steps`.
         for next in 0...count {
             let parent = next < count ? Int(steps[next].parent) : -1
             while let innermost = unfinished.last, next == count || innermost != parent {
                 unfinished.removeLast()
                 let number = number(
-                    of: innermost, in: steps, given: given, finished: finished, index: index, &numbers, &comparisons)
+                    of: innermost, in: steps, given: given, finished: finished, index: index, numbered: numbered,
+                    &numbers, &comparisons)
                 given[innermost] = number
                 finished.append(innermost)
                 if number != 0 {
                     index?.note(innermost, gave: steps[innermost].object)
+                    if let object = steps[innermost].object { numbered.insert(object) }
                     record(innermost, number)
                 }
             }
@@ -158,7 +161,7 @@ extension StepLog {
     /// finished before it (`finished`, in that order); 0 for none.
     private func number(
         of index: Int, in steps: [Step], given: [Int], finished: [Int], index stepIndex: StepIndex?,
-        _ numbers: inout InstanceNumbers, _ comparisons: inout Int
+        numbered: ObjectFilter, _ numbers: inout InstanceNumbers, _ comparisons: inout Int
     ) -> Int {
         switch steps[index].outcome {
         case .sharedInGraph:
@@ -175,7 +178,8 @@ extension StepLog {
             // registration returning another's, below it; or one a store or the graph keeps);
             // any other made one is new: the earlier object may have died, and this one taken
             // its address (the log does not keep objects alive).
-            let candidates = stepIndex?.finished(giving: object) ?? finished
+            // Most objects no earlier step gave: the filter says so without a scan.
+            let candidates = stepIndex?.finished(giving: object) ?? (numbered.mayContain(object) ? finished : [])
             for earlier in candidates.reversed() {
                 comparisons += 1
                 guard steps[earlier].object == object, given[earlier] != 0 else { continue }
@@ -293,5 +297,27 @@ final class StepIndex {
     /// Step `index` finished, giving a number to `object`.
     func note(_ index: Int, gave object: ObjectIdentifier?) {
         if let object { givingObject[object, default: []].append(index) }
+    }
+}
+
+/// The objects earlier steps were numbered for, as a bit per object hash: a resolution too small
+/// to index (see `StepIndex`) scans its finished steps only for an object that may be among them.
+struct ObjectFilter {
+    private var words = [UInt64](repeating: 0, count: 8)
+
+    mutating func insert(_ object: ObjectIdentifier) {
+        let (word, bit) = Self.position(of: object)
+        words[word] |= bit
+    }
+
+    func mayContain(_ object: ObjectIdentifier) -> Bool {
+        let (word, bit) = Self.position(of: object)
+        return words[word] & bit != 0
+    }
+
+    /// One of 512 bits, from the object's address (objects are 16-byte aligned).
+    private static func position(of object: ObjectIdentifier) -> (word: Int, bit: UInt64) {
+        let hash = UInt64(UInt(bitPattern: object) >> 4) &* 0x9E37_79B9_7F4A_7C15
+        return (Int(hash >> 61), 1 << ((hash >> 55) & 63))
     }
 }
