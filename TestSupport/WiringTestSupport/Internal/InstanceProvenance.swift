@@ -47,14 +47,15 @@ final class InstanceProvenance: Sendable {
     /// every key resolved below each, and what the cached instances among those were made with
     /// in turn. The resolution began with `snapshot`, whose top layer keeps what it made.
     func record(from log: StepLog, snapshot: LayerSnapshot) {
-        let steps = (0..<log.count).map { log[$0] }
+        let recorded = log.recorded
+        let steps = recorded.steps
         let topLayer = snapshot.layers[0].id
         for (index, step) in steps.enumerated() where step.outcome == .created {
-            guard let entry = log.entry(of: step), entry.policy.keepsInstances else { continue }
+            guard let entry = recorded.entry(of: step), entry.policy.keepsInstances else { continue }
             var dependencies = Set<Dependency>()
-            for below in log.descendants(of: index) {
-                let used = log.entry(of: steps[below])
-                dependencies.insert(Self.dependency(log.key(at: below), usedEntry: used, snapshot: snapshot))
+            for below in recorded.descendants(of: index) {
+                let used = recorded.entry(of: steps[below])
+                dependencies.insert(Self.dependency(recorded.key(at: below), usedEntry: used, snapshot: snapshot))
                 if steps[below].outcome == .cached, let used, let inherited = madeWith(used, in: snapshot) {
                     dependencies.formUnion(inherited.dependencies)
                 }

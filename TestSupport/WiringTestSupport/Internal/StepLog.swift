@@ -111,6 +111,8 @@ final class StepLog: @unchecked Sendable {
 
         var hasNewlyUsed: Bool { reportedCount < kept.count }
 
+        var recorded: Recorded { Recorded(steps: steps, kept: kept, failures: failures) }
+
         mutating func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?, hasMade: Bool) {
             open.removeAll(keepingCapacity: true)
             // Tracking leaks numbers every object made, which needs the steps.
@@ -223,41 +225,48 @@ final class StepLog: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// How many steps were recorded.
-    var count: Int { state.steps.count }
-
     /// The index of the innermost step that began and has not finished, if any.
     var openStep: Int? { state.open.last }
 
-    /// Step `index`, which must be below ``count``.
-    subscript(index: Int) -> Step { state.steps[index] }
+    /// The steps recorded, for code that reads many: each call on the log is a checked access
+    /// of its state, and reading the steps one call at a time cost a recorded resolution more
+    /// than recording them.
+    var recorded: Recorded { state.recorded }
 
-    /// The registration `step` used; `nil` when nothing was registered.
-    func entry(of step: Step) -> RegistrationEntry? {
-        step.entryIndex >= 0 ? state.kept[step.entryIndex] : nil
-    }
+    /// What the log recorded, as one value: the steps and what they refer to.
+    struct Recorded {
+        /// The steps, in the order they began.
+        let steps: [Step]
+        fileprivate let kept: [RegistrationEntry]
+        fileprivate let failures: [Int: (key: ServiceKey, identifier: String)]
 
-    /// The key step `index` asked for.
-    func key(at index: Int) -> ServiceKey {
-        if let entry = entry(of: state.steps[index]) { return entry.key }
-        guard let failure = state.failures[index] else {
-            preconditionFailure("step \(index) has neither a registration nor a failure")
+        /// The registration `step` used; `nil` when nothing was registered.
+        func entry(of step: Step) -> RegistrationEntry? {
+            step.entryIndex >= 0 ? kept[step.entryIndex] : nil
         }
-        return failure.key
-    }
 
-    /// The identifier of the error step `index` failed with, if it failed.
-    func failure(at index: Int) -> String? {
-        state.failures[index]?.identifier
-    }
-
-    /// The steps below step `index`: they follow it, up to the first step outside it.
-    func descendants(of index: Int) -> Range<Int> {
-        var end = index + 1
-        while end < state.steps.count, state.steps[end].parent >= index {
-            end += 1
+        /// The key step `index` asked for.
+        func key(at index: Int) -> ServiceKey {
+            if let entry = entry(of: steps[index]) { return entry.key }
+            guard let failure = failures[index] else {
+                preconditionFailure("step \(index) has neither a registration nor a failure")
+            }
+            return failure.key
         }
-        return index + 1..<end
+
+        /// The identifier of the error step `index` failed with, if it failed.
+        func failure(at index: Int) -> String? {
+            failures[index]?.identifier
+        }
+
+        /// The steps below step `index`: they follow it, up to the first step outside it.
+        func descendants(of index: Int) -> Range<Int> {
+            var end = index + 1
+            while end < steps.count, steps[end].parent >= index {
+                end += 1
+            }
+            return index + 1..<end
+        }
     }
 
     /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
@@ -287,8 +296,9 @@ final class StepLog: @unchecked Sendable {
     private func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
         guard !state.made.isEmpty else { return nil }
         defer { state.made.removeAll(keepingCapacity: true) }
+        let recorded = recorded
         let steps = MadeObjects.Steps(
-            keys: (0..<state.steps.count).map(key(at:)), parents: state.steps.map(\.parent))
+            keys: recorded.steps.indices.map(recorded.key(at:)), parents: recorded.steps.map(\.parent))
         return (state.made, steps)
     }
 

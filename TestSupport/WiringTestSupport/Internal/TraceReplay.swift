@@ -17,18 +17,72 @@ extension StepLog {
         into history: inout TraceHistory, remade: [Int: LayerSnapshot.StaleInstance], keepsTree: Bool,
         snapshot: LayerSnapshot, test: TestRun?
     ) {
-        defer { removeAll() }
-        let steps = (0..<count).map { self[$0] }
+        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
+        recorded.replay(
+            into: &history, remade: remade, keepsTree: keepsTree, snapshot: snapshot,
+            collectsMadeObjects: collectsMadeObjects)
+        removeAll()
+    }
+
+    /// Moves the recorded steps into `history` without keeping a trace: what `clearTrace` does
+    /// with steps nobody looked at. Registrations still count as used, and instance numbers go
+    /// on from where they were; an instance a stored scope keeps keeps its number. Leaves the
+    /// log empty.
+    func forget(into history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
+        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
+        // Each instance made is new unless it is an object another step gave, which takes one of
+        // the same class, or a kept one, which takes a stored scope.
+        if let made = removeAllIfUnshared() {
+            history.numbers.skip(made)
+            return
+        }
+        _ = recorded.numberInstances(into: &history, collectsMadeObjects: collectsMadeObjects)
+        removeAll()
+    }
+
+    /// Marks every registration a step used as used: those first used since the last report.
+    /// Coverage counts each for `test` (else the container's own): a recorder serves one test,
+    /// so what it used first is all its test used.
+    func noteUsedRegistrations(in history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
+        guard hasNewlyUsed else { return }
+        var newlyUsed = Set<Int>()
+        for id in takeNewlyUsedIDs() {
+            history.used.insert(id)
+            newlyUsed.insert(id)
+        }
+        // Each was first used by a step of this resolution: the steps tell what each one is.
+        let name = test?.name ?? history.unattributedTest
+        let recorded = recorded
+        for step in recorded.steps where !newlyUsed.isEmpty {
+            guard let entry = recorded.entry(of: step), newlyUsed.remove(entry.id) != nil else { continue }
+            switch Recorded.source(of: step, entry, in: snapshot) {
+            case .registration: history.coverage.noteResolved(entry, as: .registration, by: name)
+            case .override, .module: history.coverage.noteResolved(entry, as: .override, by: name)
+            case .fake: history.coverage.noteResolved(entry, as: .fake, by: name)
+            case .implicit, .missing: break
+            }
+        }
+    }
+
+}
+
+/// Reading the steps, once the log handed them over in one access.
+extension StepLog.Recorded {
+    typealias Step = StepLog.Step
+
+    /// The counts, instance numbers and, if kept, the trace tree of these steps, into `history`,
+    /// with why kept instances were made again (`remade`, by step).
+    func replay(
+        into history: inout TraceHistory, remade: [Int: LayerSnapshot.StaleInstance], keepsTree: Bool,
+        snapshot: LayerSnapshot, collectsMadeObjects: Bool
+    ) {
         var children = [[Int]](repeating: [], count: steps.count)
         var roots: [Int] = []
         for (index, step) in steps.enumerated() {
             if step.parent < 0 { roots.append(index) } else { children[Int(step.parent)].append(index) }
             if let entry = entry(of: step) { history.counts[entry.key, default: 0] += 1 }
         }
-        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
-        var numbers = [Int?](repeating: nil, count: steps.count)
-        number(steps, with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
-        noteMadeNumbers(steps, numbers, in: &history)
+        let numbers = numberInstances(into: &history, collectsMadeObjects: collectsMadeObjects)
 
         guard keepsTree else { return }
 
@@ -63,55 +117,20 @@ extension StepLog {
         history.roots.append(contentsOf: roots.map(makeNode))
     }
 
-    /// Moves the recorded steps into `history` without keeping a trace: what `clearTrace` does
-    /// with steps nobody looked at. Registrations still count as used, and instance numbers go
-    /// on from where they were; an instance a stored scope keeps keeps its number. Leaves the
-    /// log empty.
-    func forget(into history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
-        noteUsedRegistrations(in: &history, snapshot: snapshot, test: test)
-        // Each instance made is new unless it is an object another step gave, which takes one of
-        // the same class, or a kept one, which takes a stored scope.
-        if let made = removeAllIfUnshared() {
-            history.numbers.skip(made)
-            return
-        }
-        let steps = (0..<count).map { self[$0] }
+    /// Numbers the instances the steps gave (see `number(with:comparisons:_:)`) and, when the log
+    /// collects made objects, remembers the numbers of those; returns each step's number.
+    func numberInstances(into history: inout TraceHistory, collectsMadeObjects: Bool) -> [Int?] {
         var numbers = [Int?](repeating: nil, count: steps.count)
-        number(steps, with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
-        noteMadeNumbers(steps, numbers, in: &history)
-        removeAll()
+        number(with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
+        if collectsMadeObjects { noteMadeNumbers(numbers, in: &history) }
+        return numbers
     }
 
-    /// Remembers the number of every object the steps made, by identity, when the log collects
-    /// made objects for `leakedInstances()`: the newest object at an address is the one alive.
-    private func noteMadeNumbers(_ steps: [Step], _ numbers: [Int?], in history: inout TraceHistory) {
-        guard collectsMadeObjects else { return }
+    /// Remembers the number of every object the steps made, by identity, for
+    /// `leakedInstances()`: the newest object at an address is the one alive.
+    private func noteMadeNumbers(_ numbers: [Int?], in history: inout TraceHistory) {
         for (index, step) in steps.enumerated() where step.outcome == .created {
             if let object = step.object, let number = numbers[index] { history.madeNumbers[object] = number }
-        }
-    }
-
-    /// Marks every registration a step used as used: those first used since the last report.
-    /// Coverage counts each for `test` (else the container's own): a recorder serves one test,
-    /// so what it used first is all its test used.
-    func noteUsedRegistrations(in history: inout TraceHistory, snapshot: LayerSnapshot, test: TestRun?) {
-        guard hasNewlyUsed else { return }
-        var newlyUsed = Set<Int>()
-        for id in takeNewlyUsedIDs() {
-            history.used.insert(id)
-            newlyUsed.insert(id)
-        }
-        // Each was first used by a step of this resolution: the steps tell what each one is.
-        let name = test?.name ?? history.unattributedTest
-        for index in 0..<count where !newlyUsed.isEmpty {
-            let step = self[index]
-            guard let entry = entry(of: step), newlyUsed.remove(entry.id) != nil else { continue }
-            switch Self.source(of: step, entry, in: snapshot) {
-            case .registration: history.coverage.noteResolved(entry, as: .registration, by: name)
-            case .override, .module: history.coverage.noteResolved(entry, as: .override, by: name)
-            case .fake: history.coverage.noteResolved(entry, as: .fake, by: name)
-            case .implicit, .missing: break
-            }
         }
     }
 
@@ -125,7 +144,7 @@ extension StepLog {
     ///     that numbering stays linear.
     ///   - record: Told each step's number, if it has one.
     private func number(
-        _ steps: [Step], with numbers: inout InstanceNumbers, comparisons: inout Int,
+        with numbers: inout InstanceNumbers, comparisons: inout Int,
         _ record: (_ step: Int, _ number: Int) -> Void
     ) {
         let count = steps.count
@@ -143,7 +162,7 @@ extension StepLog {
             while let innermost = unfinished.last, next == count || innermost != parent {
                 unfinished.removeLast()
                 let number = number(
-                    of: innermost, in: steps, given: given, finished: finished, index: index, numbered: numbered,
+                    of: innermost, given: given, finished: finished, index: index, numbered: numbered,
                     &numbers, &comparisons)
                 given[innermost] = number
                 finished.append(innermost)
@@ -160,13 +179,13 @@ extension StepLog {
     /// The number of the instance step `index` gave, given the numbers of the steps that
     /// finished before it (`finished`, in that order); 0 for none.
     private func number(
-        of index: Int, in steps: [Step], given: [Int], finished: [Int], index stepIndex: StepIndex?,
+        of index: Int, given: [Int], finished: [Int], index stepIndex: StepIndex?,
         numbered: ObjectFilter, _ numbers: inout InstanceNumbers, _ comparisons: inout Int
     ) -> Int {
         switch steps[index].outcome {
         case .sharedInGraph:
             // Only an object is the same instance again; a value shared is a copy.
-            guard let maker = stepIndex.map({ $0.makers[index] }) ?? maker(of: index, in: steps, &comparisons) else {
+            guard let maker = stepIndex.map({ $0.makers[index] }) ?? maker(of: index, &comparisons) else {
                 return 0
             }
             return steps[maker].objectType != nil ? given[maker] : 0
@@ -205,7 +224,7 @@ extension StepLog {
     }
 
     /// The nearest earlier step of the registration of step `index` that made an instance.
-    private func maker(of index: Int, in steps: [Step], _ comparisons: inout Int) -> Int? {
+    private func maker(of index: Int, _ comparisons: inout Int) -> Int? {
         let registration = entry(of: steps[index])
         var maker = index - 1
         while maker >= 0, steps[maker].outcome != .created || entry(of: steps[maker]) !== registration {
@@ -224,7 +243,7 @@ extension StepLog {
     }
 
     /// Where the registration a step used came from, as the trace shows it.
-    private static func source(
+    static func source(
         of step: Step, _ entry: RegistrationEntry, in snapshot: LayerSnapshot
     ) -> ResolutionTrace.Source {
         if entry.options.isImplicit { return .implicit }
