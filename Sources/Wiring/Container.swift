@@ -287,7 +287,7 @@ public final class Container: Resolver, Sendable {
             guard let current = state.registry[key], current.id == id else { return (nil, [], nil, []) }
             var options = current.options
             update(&options)
-            let updated = current.copy(options: options)
+            let updated = current.copy(options: consume options)
             updated.slot.guarded(by: lock)
             _ = state.insert(updated)
             return (current.takeKeptInstances(), state.observers, updated, state.behaviors)

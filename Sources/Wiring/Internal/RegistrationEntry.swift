@@ -52,19 +52,20 @@ package class RegistrationEntry: @unchecked Sendable {
     }
     package var hooks: [Hook] { options.hooks }
 
-    package init(key: ServiceKey, id: Int, site: RegistrationSite, options: Options, registrationID: Int? = nil) {
-        self.key = key
+    package init(
+        key: __owned ServiceKey, id: Int, site: __owned RegistrationSite, options: __owned Options, registrationID: Int? = nil
+    ) {
         self.id = id
         self.registrationID = registrationID ?? id
-        self.site = site
-        self.options = options
         self.policy = options.scope.lifetime.policy
         self.hasHooks = !options.hooks.isEmpty
         self.registeredClass = key.serviceType is AnyClass ? key.typeIdentifier : nil
+        // Last: what the caller handed over is moved in, not copied.
+        (self.key, self.site, self.options) = (key, site, options)
     }
 
     /// A copy with other options (and an empty slot); subclasses keep their factory.
-    package func copy(options: Options) -> RegistrationEntry {
+    package func copy(options: __owned Options) -> RegistrationEntry {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
     }
 
@@ -168,7 +169,7 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
     package let isolatedFactory: IsolatedFactory<Service>?
 
     package init(
-        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
+        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: __owned Options,
         isolatedFactory: IsolatedFactory<Service>? = nil,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
@@ -177,7 +178,7 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
         super.init(key: key, id: id, site: site, options: options)
     }
 
-    override package func copy(options: Options) -> RegistrationEntry {
+    override package func copy(options: __owned Options) -> RegistrationEntry {
         FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
     }
 
@@ -224,7 +225,7 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     private weak var madeBy: ArgumentFactoryEntry<Service>?
 
     package init(
-        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: Options,
+        key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: __owned Options,
         arguments: ArgumentAccess<Service>? = nil, isolatedFactory: IsolatedFactory<Service>? = nil,
         registrationID: Int? = nil,
         factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
@@ -237,7 +238,7 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
         super.init(key: key, id: id, site: site, options: options, registrationID: registrationID)
     }
 
-    override package func copy(options: Options) -> RegistrationEntry {
+    override package func copy(options: __owned Options) -> RegistrationEntry {
         ArgumentFactoryEntry(
             key: key, id: id, site: site, options: options, arguments: arguments, isolatedFactory: isolatedFactory,
             factory: factory)
@@ -280,27 +281,33 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     }
 }
 
-/// What a registration taking runtime arguments knows of their types, from where it was made.
+/// What a registration taking runtime arguments knows of their types, from where it was made:
+/// their list, which hands them back as a parameter pack when asked (a closure per use made at
+/// registration cost each registration two allocations).
 package struct ArgumentAccess<Service>: Sendable {
-    /// Makes what reads the arguments as one hashable value, when every argument type is
-    /// `Hashable`: asked only by a registration whose scope keeps instances, since finding that
-    /// out looks up a conformance per argument type.
-    package let makeIdentity: @Sendable () -> (@Sendable (UnsafeArguments) -> AnyHashable)?
-    /// Resolves a key of these argument types with `await`, the arguments given as a tuple.
-    package let resolveAsync: @Sendable (AsyncResolver, ServiceKey, UncheckedSendable<Any>) async throws -> Service
+    private let list: any ArgumentList.Type
 
     /// Reads tuples of `Argument`s.
     package init<each Argument>(_ arguments: (repeat each Argument).Type) {
-        makeIdentity = { ArgumentAccess.identity(of: (repeat each Argument).self) }
-        resolveAsync = { resolver, key, tuple in
-            try await resolver.resolve(key, as: Service.self, arguments: repeat each tuple.read(as: (repeat each Argument).self))
-        }
+        list = ArgumentTypes<repeat each Argument>.listType
     }
 
-    /// A reader of tuples of `Argument`s as one hashable value, if every type is `Hashable`.
-    private static func identity<each Argument>(
-        of arguments: (repeat each Argument).Type
-    ) -> (@Sendable (UnsafeArguments) -> AnyHashable)? {
+    /// What reads the arguments as one hashable value, when every argument type is `Hashable`:
+    /// asked only by a registration whose scope keeps instances, since finding that out looks
+    /// up a conformance per argument type.
+    package func makeIdentity() -> (@Sendable (UnsafeArguments) -> AnyHashable)? {
+        list.accept(ArgumentIdentity())
+    }
+
+    /// Resolves a key of these argument types with `await`, the arguments given as a tuple.
+    package var resolveAsync: @Sendable (AsyncResolver, ServiceKey, UncheckedSendable<Any>) async throws -> Service {
+        list.accept(AsyncArgumentResolve<Service>())
+    }
+}
+
+/// A reader of tuples of the argument types as one hashable value, if every type is `Hashable`.
+private struct ArgumentIdentity: ArgumentListVisitor {
+    func visit<each Argument>(_ types: repeat (each Argument).Type) -> (@Sendable (UnsafeArguments) -> AnyHashable)? {
         var allHashable = true
         for type in repeat (each Argument).self {
             if !(type is any Hashable.Type) { allHashable = false }
@@ -309,7 +316,7 @@ package struct ArgumentAccess<Service>: Sendable {
         return { arguments in
             let values = arguments.read(as: (repeat each Argument).self)
             var hashable: [AnyHashable] = []
-            for value in repeat each values { hashable.append(hashableValue(value)) }
+            for value in repeat each values { hashable.append(Self.hashableValue(value)) }
             return AnyHashable(hashable)
         }
     }
@@ -323,6 +330,17 @@ package struct ArgumentAccess<Service>: Sendable {
         }
         guard let type = Value.self as? any Hashable.Type else { preconditionFailure("\(Value.self) is Hashable") }
         return wrap(type)
+    }
+}
+
+/// Resolves a key of the argument types with `await`, the arguments given as a tuple.
+private struct AsyncArgumentResolve<Service>: ArgumentListVisitor {
+    func visit<each Argument>(
+        _ types: repeat (each Argument).Type
+    ) -> @Sendable (AsyncResolver, ServiceKey, UncheckedSendable<Any>) async throws -> Service {
+        { resolver, key, tuple in
+            try await resolver.resolve(key, as: Service.self, arguments: repeat each tuple.read(as: (repeat each Argument).self))
+        }
     }
 }
 
