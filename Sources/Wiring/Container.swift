@@ -19,6 +19,8 @@ public final class Container: Resolver, Sendable {
     private let state: LockedState<State>
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
     let implicitInstances = InstanceStore()
+    /// The thread slot's key, read once here rather than on every kept-instance resolve.
+    private let threadSlot = UnsafeResolutionSlot.currentKey
 
     /// A container with no registrations.
     ///
@@ -81,28 +83,49 @@ public final class Container: Resolver, Sendable {
         guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
-        var (registry, box) = state.withLock { state -> (Registry?, AnyObject?) in
-            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning {
-                return (nil, box)
+        let threadSlot = threadSlot
+        let found = state.withLock { state -> KeptOrRegistry in
+            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }),
+                !UnsafeResolutionSlot.isRunning(key: threadSlot)
+            {
+                return .kept(box)
             }
-            return (state.sharedRegistry, nil)
+            return .registry(state.sharedRegistry)
         }
-        if let box { return keptValue(box, as: Service.self) }
-        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) { try $0.resolveHere(serviceType) }
+        switch consume found {
+        case .kept(let box):
+            return keptValue(box, as: Service.self)
+        case .registry(let read):
+            var registry: Registry? = consume read
+            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) { try $0.resolveHere(serviceType) }
+        }
+    }
+
+    /// What the lock of a plain resolve found: the kept instance's box, or the registry to
+    /// resolve in. (A pair of optionals left a `nil` to release on every cached resolve.)
+    private enum KeptOrRegistry {
+        case kept(AnyObject)
+        case registry(Registry)
     }
 
     private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
-        var (registry, entry, box) = state.withLock {
-            state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?, AnyObject?) in
-            let entry = state.registry.unownedEntry(for: key)
-            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning {
-                return (nil, nil, box)
+        let threadSlot = threadSlot
+        var entry: UnsafeUnownedReference<RegistrationEntry>?
+        let found = state.withLock { state -> KeptOrRegistry in
+            entry = state.registry.unownedEntry(for: key)
+            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning(key: threadSlot) {
+                return .kept(box)
             }
-            return (state.sharedRegistry, entry, nil)
+            return .registry(state.sharedRegistry)
         }
-        if let box { return keptValue(box, as: Service.self) }
-        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
-            try $0.resolve(key, as: serviceType, registered: entry)
+        switch consume found {
+        case .kept(let box):
+            return keptValue(box, as: Service.self)
+        case .registry(let read):
+            var registry: Registry? = consume read
+            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+                try $0.resolve(key, as: serviceType, registered: entry)
+            }
         }
     }
 

@@ -8,11 +8,6 @@ import Darwin
 @preconcurrency import Bionic
 #endif
 
-/// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing safe to do.
-func checkPthread(_ result: Int32, _ call: StaticString) {
-    precondition(result == 0, "\(call) failed with error \(result)")
-}
-
 /// State, the pthread mutex that guards it and a condition, in one heap buffer: the two live at
 /// an address that never moves, initialized in `make` before their first use and destroyed in
 /// `deinit` after their last.
@@ -109,8 +104,15 @@ enum UnsafeResolutionSlot {
         return .idle(held.takeRetainedValue())
     }
 
-    /// Whether a resolution runs on this thread.
-    static var isRunning: Bool { pointee.map(isRunning) ?? false }
+    /// The slot's key, for a caller that asks ``isRunning(key:)`` on every call: reading the
+    /// lazily made static `key` costs a `swift_once` each time.
+    struct Key: Sendable { fileprivate let raw: pthread_key_t }
+    static var currentKey: Key { Key(raw: key) }
+
+    /// Whether a resolution runs on this thread; `key` is the ``currentKey``.
+    static func isRunning(key: Key) -> Bool {
+        pthread_getspecific(key.raw).map { isRunning(Unmanaged<Resolution>.fromOpaque($0)) } ?? false
+    }
 
     private static var pointee: Unmanaged<Resolution>? { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
     private static func isRunning(_ held: Unmanaged<Resolution>) -> Bool { held._withUnsafeGuaranteedRef { $0.state.isActive } }
@@ -195,13 +197,4 @@ enum UnsafeStackBounds {
         var marker: UInt8 = 0
         return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
-}
-
-/// A number that tells the calling thread from every other running thread.
-func currentThreadIdentity() -> UInt {
-    #if canImport(Glibc)
-    UInt(pthread_self())
-    #else
-    UInt(bitPattern: pthread_self())
-    #endif
 }
