@@ -106,7 +106,6 @@ package struct LockedState<State>: @unchecked Sendable {
     package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
     /// Runs `body` with the state, under the lock.
-    @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withLock(order, body)
     }
