@@ -10,9 +10,7 @@ extension TestContainer: ResolutionSource {
         // instances through its recorder, which notes why a kept one is made again: every
         // lookup then does, as the plain keys the resolution reads directly do.
         if let resolution, resolution.source === self, let recorder = resolution.observer as? TraceRecorder {
-            return recorder.snapshot.lookup(key, base: base, in: resolution).map {
-                Lookup(entry: $0.entry, cache: recorder, origin: $0.origin)
-            }
+            return recorder.snapshot.lookup(key, base: base, in: resolution, cache: recorder)
         }
         return layers.lookup(key, in: resolution)
     }

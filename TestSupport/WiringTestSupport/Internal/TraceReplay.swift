@@ -104,7 +104,7 @@ extension StepLog.Recorded {
             case .sharedInGraph: node.outcome = .sharedInGraph
             case .failed: node.outcome = .failed(failure(at: index) ?? "factory-failed")
             }
-            node.instance = numbers[index]
+            node.instance = numbers[index] != 0 ? numbers[index] : nil
             if let stale = remade[index] {
                 node.notes = [
                     "made again: \(stale.dependency) is now answered by \(stale.answeredIn) (\(stale.site)), "
@@ -119,18 +119,17 @@ extension StepLog.Recorded {
 
     /// Numbers the instances the steps gave (see `number(with:comparisons:_:)`) and, when the log
     /// collects made objects, remembers the numbers of those; returns each step's number.
-    func numberInstances(into history: inout TraceHistory, collectsMadeObjects: Bool) -> [Int?] {
-        var numbers = [Int?](repeating: nil, count: steps.count)
-        number(with: &history.numbers, comparisons: &history.numberingComparisons) { numbers[$0] = $1 }
+    func numberInstances(into history: inout TraceHistory, collectsMadeObjects: Bool) -> [Int] {
+        let numbers = number(with: &history.numbers, comparisons: &history.numberingComparisons)
         if collectsMadeObjects { noteMadeNumbers(numbers, in: &history) }
         return numbers
     }
 
     /// Remembers the number of every object the steps made, by identity, for
     /// `leakedInstances()`: the newest object at an address is the one alive.
-    private func noteMadeNumbers(_ numbers: [Int?], in history: inout TraceHistory) {
-        for (index, step) in steps.enumerated() where step.outcome == .created {
-            if let object = step.object, let number = numbers[index] { history.madeNumbers[object] = number }
+    private func noteMadeNumbers(_ numbers: [Int], in history: inout TraceHistory) {
+        for (index, step) in steps.enumerated() where step.outcome == .created && numbers[index] != 0 {
+            if let object = step.object { history.madeNumbers[object] = numbers[index] }
         }
     }
 
@@ -142,11 +141,8 @@ extension StepLog.Recorded {
     /// - Parameters:
     ///   - comparisons: Counts the steps each step was compared with, so that a test can check
     ///     that numbering stays linear.
-    ///   - record: Told each step's number, if it has one.
-    private func number(
-        with numbers: inout InstanceNumbers, comparisons: inout Int,
-        _ record: (_ step: Int, _ number: Int) -> Void
-    ) {
+    /// - Returns: By step, the number of the instance it gave; 0 for none.
+    private func number(with numbers: inout InstanceNumbers, comparisons: inout Int) -> [Int] {
         let count = steps.count
         // By step index, the number it gave (0 for none); the steps in the order they finished;
         // the steps begun and not yet finished, as they were when each step began.
@@ -154,6 +150,7 @@ extension StepLog.Recorded {
         var finished: [Int] = []
         finished.reserveCapacity(count)
         var unfinished: [Int] = []
+        unfinished.reserveCapacity(count)
         let index = count > StepIndex.indexedAbove ? StepIndex(steps, entry: entry(of:)) : nil
         var numbered = ObjectFilter()
         // Every step finishes after the steps below it, which follow it in `steps`.
@@ -169,11 +166,11 @@ extension StepLog.Recorded {
                 if number != 0 {
                     index?.note(innermost, gave: steps[innermost].object)
                     if let object = steps[innermost].object { numbered.insert(object) }
-                    record(innermost, number)
                 }
             }
             if next < count { unfinished.append(next) }
         }
+        return given
     }
 
     /// The number of the instance step `index` gave, given the numbers of the steps that
@@ -322,21 +319,33 @@ final class StepIndex {
 /// The objects earlier steps were numbered for, as a bit per object hash: a resolution too small
 /// to index (see `StepIndex`) scans its finished steps only for an object that may be among them.
 struct ObjectFilter {
-    private var words = [UInt64](repeating: 0, count: 8)
+    // Four words, not an array: numbering a resolution allocates nothing for them.
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     mutating func insert(_ object: ObjectIdentifier) {
         let (word, bit) = Self.position(of: object)
-        words[word] |= bit
+        switch word {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
     }
 
     func mayContain(_ object: ObjectIdentifier) -> Bool {
         let (word, bit) = Self.position(of: object)
-        return words[word] & bit != 0
+        let bits = switch word {
+        case 0: words.0
+        case 1: words.1
+        case 2: words.2
+        default: words.3
+        }
+        return bits & bit != 0
     }
 
-    /// One of 512 bits, from the object's address (objects are 16-byte aligned).
+    /// One of 256 bits, from the object's address (objects are 16-byte aligned).
     private static func position(of object: ObjectIdentifier) -> (word: Int, bit: UInt64) {
         let hash = UInt64(UInt(bitPattern: object) >> 4) &* 0x9E37_79B9_7F4A_7C15
-        return (Int(hash >> 61), 1 << ((hash >> 55) & 63))
+        return (Int(hash >> 62), 1 << ((hash >> 56) & 63))
     }
 }
