@@ -260,7 +260,7 @@ public final class Container: Resolver, Sendable {
             return registry.insert(entry)
         }
 
-        /// Empties the slots of the stored scopes `matching` says yes to, returning what they held.
+        /// Empties the kept boxes of the stored scopes `matching` says yes to, returning what they held.
         mutating func takeInstances(matching: (Scope) -> Bool) -> [AnyObject] {
             var taken: [AnyObject] = []
             for entry in registry.entries where matching(entry.scope) {
@@ -280,7 +280,7 @@ public final class Container: Resolver, Sendable {
         }
         let lock = state.identity
         let (replaced, observers, behaviors) = state.withLock { state in
-            entry.slot.guarded(by: lock)
+            entry.guardKeptBox(by: lock)
             let previous = state.insert(entry)
             if let previous, previous.id != entry.id, !entry.options.isImplicit {
                 state.replaced.append(ReplacedRegistration(
@@ -312,7 +312,7 @@ public final class Container: Resolver, Sendable {
             var options = current.options
             update(&options)
             let updated = current.copy(options: consume options)
-            updated.slot.guarded(by: lock)
+            updated.guardKeptBox(by: lock)
             _ = state.insert(updated)
             return (current.takeKeptInstances(), state.observers, updated, state.behaviors)
         }
@@ -357,14 +357,14 @@ public final class Container: Resolver, Sendable {
 
 extension Container: InstanceCache {
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        state.withLock { _ in entry.slot.box }
+        state.withLock { _ in entry.keptBox }
     }
 
     package func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         state.withLock { state in
             // An entry replaced while its instance was being made keeps nothing.
             if let registration = entry.registration, state.registry[entry.key] === registration {
-                entry.slot.box = instance
+                entry.keptBox = instance
             }
         }
     }

@@ -38,9 +38,44 @@ package class RegistrationEntry: @unchecked Sendable {
     /// The registered type when it is a class, so that every instance is an object. (One of a
     /// protocol type may be an object too.)
     package let registeredClass: ObjectIdentifier?
-    /// Where the container that owns this registration keeps its stored-scope instance.
-    /// Guarded by that container's lock.
-    package let slot = InstanceSlot()
+    /// The box of the instance the container that owns this registration keeps for it (a
+    /// stored scope's), if made: read and written only under that container's lock, which debug
+    /// builds check (any lock, until the container adding the registration names its own with
+    /// ``guardKeptBox(by:)``). Kept in the entry, not an object of its own: registering then
+    /// allocates one object, not two.
+    package var keptBox: AnyObject? {
+        get {
+            checkKeptBoxLocked()
+            return storedBox
+        }
+        set {
+            checkKeptBoxLocked()
+            storedBox = newValue
+        }
+    }
+    private var storedBox: AnyObject?
+    #if DEBUG
+    private var keptBoxLock: ObjectIdentifier?
+    #endif
+
+    /// Names the lock that guards ``keptBox`` from now on: its container's, which holds it while
+    /// adding the registration.
+    package func guardKeptBox(by lock: ObjectIdentifier) {
+        #if DEBUG
+        checkKeptBoxLocked()
+        keptBoxLock = lock
+        #endif
+    }
+
+    private func checkKeptBoxLocked() {
+        #if DEBUG
+        if let keptBoxLock {
+            precondition(LockOrder.holds(keptBoxLock), "a kept instance was read or written without its container's lock")
+        } else {
+            precondition(LockOrder.holdsAnyLock, "a kept instance was read or written outside any lock")
+        }
+        #endif
+    }
 
     package var scope: Scope { options.scope }
 
@@ -48,7 +83,7 @@ package class RegistrationEntry: @unchecked Sendable {
     /// The instance a `.container` or custom scope keeps for this registration, if made yet;
     /// read under the owning container's lock.
     package var keptInstance: AnyObject? {
-        policy.keepsInstances && !policy.holdsWeakly ? slot.box : nil
+        policy.keepsInstances && !policy.holdsWeakly ? keptBox : nil
     }
     package var hooks: [Hook] { options.hooks }
 
@@ -64,7 +99,7 @@ package class RegistrationEntry: @unchecked Sendable {
         (self.key, self.site, self.options) = (key, site, options)
     }
 
-    /// A copy with other options (and an empty slot); subclasses keep their factory.
+    /// A copy with other options (and no kept instance); subclasses keep their factory.
     package func copy(options: __owned Options) -> RegistrationEntry {
         fatalError("RegistrationEntry.copy must be overridden by \(type(of: self))")
     }
@@ -121,13 +156,13 @@ package class RegistrationEntry: @unchecked Sendable {
     /// variant (`nil` once that one is gone).
     package var registration: RegistrationEntry? { self }
 
-    /// Empties the slots of this entry and its variants, returning what they held; called under
+    /// Empties the kept boxes of this entry and its variants, returning what they held; called under
     /// the owning container's lock, and released by the caller outside it.
     package func takeKeptInstances() -> [AnyObject] {
         guard policy.keepsInstances else { return [] }
         return ([self] + argumentVariants).compactMap { keeper in
-            defer { keeper.slot.box = nil }
-            return keeper.slot.box
+            defer { keeper.keptBox = nil }
+            return keeper.keptBox
         }
     }
 
