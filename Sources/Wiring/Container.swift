@@ -16,7 +16,7 @@ public final class Container: Resolver, Sendable {
     /// The scope of every registration made here that does not set one with `.scope(_:)`;
     /// registrations that take runtime arguments are `.transient` unless they ask otherwise.
     public let defaultScope: Scope
-    private let state: LockedState<State>
+    private let state: LockedState<ContainerState>
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
     let implicitInstances = InstanceStore()
     /// The thread slot's key, read once here rather than on every kept-instance resolve.
@@ -35,7 +35,7 @@ public final class Container: Resolver, Sendable {
     public init(parent: Container? = nil, defaultScope: Scope? = nil, behaviors: [any RegistrationBehavior] = []) {
         self.parent = parent
         self.defaultScope = defaultScope ?? parent?.defaultScope ?? .graph
-        state = LockedState(State(behaviors: behaviors), rank: .container)
+        state = LockedState(ContainerState(behaviors: behaviors), rank: .container)
     }
 
     /// A container built from modules, applied in order: a later registration of the same key
@@ -206,7 +206,7 @@ public final class Container: Resolver, Sendable {
     /// behaviors stay.
     public func removeAll() {
         let dropped = state.withLock { state in
-            defer { state = State(observers: state.observers, behaviors: state.behaviors) }
+            defer { state = ContainerState(observers: state.observers, behaviors: state.behaviors) }
             return (state.takeInstances { _ in true }, state)
         }
         let droppedImplicit = implicitInstances.removeAll()
@@ -229,45 +229,6 @@ public final class Container: Resolver, Sendable {
     /// Every registration of this container that a later one for its key replaced, in order.
     package var replacedRegistrations: [ReplacedRegistration] {
         state.withLock { $0.replaced }
-    }
-
-    private struct State {
-        /// The registrations, changed in place under the lock.
-        var registry = UnsafeRegistryStorage()
-        /// What resolutions read: made from `registry` when first asked for after a change.
-        var published: Registry?
-        var appliedModules: [ModuleOrigin] = []
-        var replaced: [ReplacedRegistration] = []
-        /// Told when the registrations change; see `observeChanges`.
-        var observers: [any RegistrationObserver] = []
-        /// Told of each registration added or changed; see ``RegistrationBehavior``.
-        var behaviors: [any RegistrationBehavior] = []
-
-        /// The registrations, for reading outside the lock: never changed once made.
-        var sharedRegistry: Registry {
-            mutating get {
-                if let published { return published }
-                let made = Registry(registry)
-                published = made
-                return made
-            }
-        }
-
-        /// Stores `entry` under its key, returning the entry it replaces; resolutions that
-        /// started before keep reading the registrations they saw.
-        mutating func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
-            published = nil
-            return registry.insert(entry)
-        }
-
-        /// Empties the kept boxes of the stored scopes `matching` says yes to, returning what they held.
-        mutating func takeInstances(matching: (Scope) -> Bool) -> [AnyObject] {
-            var taken: [AnyObject] = []
-            for entry in registry.entries where matching(entry.scope) {
-                taken += entry.takeKeptInstances()
-            }
-            return taken
-        }
     }
 
     package func add<Service>(_ added: RegistrationEntry) -> Registration<Service> {

@@ -1,26 +1,8 @@
 import Dispatch
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Bionic)
-@preconcurrency import Bionic
-#endif
 
 /// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing safe to do.
 func checkPthread(_ result: Int32, _ call: StaticString) {
     precondition(result == 0, "\(call) failed with error \(result)")
-}
-
-/// A number that tells the calling thread from every other running thread.
-func currentThreadIdentity() -> UInt {
-    #if canImport(Glibc)
-    UInt(pthread_self())
-    #else
-    UInt(bitPattern: pthread_self())
-    #endif
 }
 
 /// Where a lock stands in the one order in which a thread may take locks: a thread holding a

@@ -198,3 +198,7 @@ enum UnsafeStackBounds {
         return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }
+
+/// A number that tells the calling thread from every other running thread (a `pthread_t` is one
+/// word on every platform: an integer on Linux, a pointer elsewhere).
+func currentThreadIdentity() -> UInt { withUnsafeBytes(of: pthread_self()) { $0.load(as: UInt.self) } }
