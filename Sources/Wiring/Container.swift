@@ -84,10 +84,10 @@ public final class Container: Resolver, Sendable {
         let type = ObjectIdentifier(serviceType)
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let threadSlot = threadSlot
+        var entry: UnsafeUnownedReference<RegistrationEntry>?
         let found = state.withLock { state -> KeptOrRegistry in
-            if let box = state.registry.plainEntry(for: type)?.withObject({ $0.keptInstance }),
-                !UnsafeResolutionSlot.isRunning(key: threadSlot)
-            {
+            entry = state.registry.plainEntry(for: type)
+            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning(key: threadSlot) {
                 return .kept(box)
             }
             return .registry(state.sharedRegistry)
@@ -97,7 +97,9 @@ public final class Container: Resolver, Sendable {
             return keptValue(box, as: Service.self)
         case .registry(let read):
             var registry: Registry? = consume read
-            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) { try $0.resolveHere(serviceType) }
+            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+                try $0.resolve(ServiceKey(serviceType), as: serviceType, registered: entry)
+            }
         }
     }
 

@@ -15,6 +15,9 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         weak var source: (any ResolutionSource)?
     }
 
+    /// The thread slot's key, read once here rather than on every nested resolve.
+    let threadSlot = UnsafeResolutionSlot.currentKey
+
     /// The deepest path a resolution follows before it stops with `resolution-too-deep`: far
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
     /// (see `stackFloor`).

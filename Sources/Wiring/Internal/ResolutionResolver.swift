@@ -8,18 +8,8 @@ extension Resolution: Resolver {
             return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType)
         }
         guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil) }
-        return try resolveHere(serviceType)
-    }
-
-    /// Resolves the unnamed registration of a type without arguments in this resolution, which
-    /// the caller knows is running on this thread.
-    @inline(__always)
-    package func resolveHere<Service>(_ serviceType: Service.Type) throws -> Service {
-        if let directCache = state.directCache, let entry = state.registry?.plainEntry(for: ObjectIdentifier(serviceType))
-        {
-            return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
-        }
-        return try resolve(ServiceKey(serviceType), as: serviceType, found: nil)
+        return try resolve(
+            ServiceKey(serviceType), as: serviceType, registered: state.registry?.plainEntry(for: ObjectIdentifier(serviceType)))
     }
 
     package func resolve<Service, each Argument>(

@@ -35,11 +35,13 @@ extension Resolution {
     }
 
     /// Resolves `key`, whose registration the caller found in the source container's own
-    /// registry (`entry`), or not at all (`nil`).
+    /// registry (`entry`), or not at all (`nil`); `key` is made only then.
+    @inline(__always)
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?
+        _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type,
+        registered entry: UnsafeUnownedReference<RegistrationEntry>?
     ) throws -> Service {
-        guard let entry, let directCache = state.directCache else { return try resolve(key, as: serviceType, found: nil) }
+        guard let entry, let directCache = state.directCache else { return try resolve(key(), as: serviceType, found: nil) }
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 

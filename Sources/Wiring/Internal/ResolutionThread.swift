@@ -12,7 +12,7 @@
 package enum ResolutionThread {
     /// Whether `resolution` is the innermost one running on this thread.
     static func isRunning(_ resolution: Resolution) -> Bool {
-        UnsafeResolutionSlot.holds(resolution) && resolution.state.isActive
+        UnsafeResolutionSlot.holds(resolution, key: resolution.threadSlot) && resolution.state.isActive
     }
 
     /// Runs a call again after it backed off from a wait that would never end, once the

@@ -117,9 +117,9 @@ enum UnsafeResolutionSlot {
     private static var pointee: Unmanaged<Resolution>? { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
     private static func isRunning(_ held: Unmanaged<Resolution>) -> Bool { held._withUnsafeGuaranteedRef { $0.state.isActive } }
 
-    /// Whether the slot points at `resolution`.
-    static func holds(_ resolution: Resolution) -> Bool {
-        pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
+    /// Whether the slot points at `resolution`; `key` is the ``currentKey``.
+    static func holds(_ resolution: Resolution, key: Key = currentKey) -> Bool {
+        pthread_getspecific(key.raw) == Unmanaged.passUnretained(resolution).toOpaque()
     }
 
     /// Points the slot at `resolution`, which the caller's frame holds while it runs, or at nothing.
