@@ -73,12 +73,12 @@ public final class Container: Resolver, Sendable {
     // MARK: Resolving
 
     /// Resolves the registration for a type and name, here or in a parent, without runtime
-    /// arguments; a kept `.container` instance is returned after one lock and one lookup.
+    /// arguments; an instance its scope keeps here is returned after one lock and one lookup.
     ///
-    /// A kept instance asked for where no resolution runs on the thread is all the step would
-    /// give: no path to extend, no `.graph` instance, no observer to tell. Inside a factory, the
-    /// call goes through the step, which tells the running resolution's observer that the
-    /// factory bypassed its resolver.
+    /// The lock that finds the entry asks the step's first question, what the scope's store
+    /// keeps (`Scope.Policy.keptObject`), when no resolution runs on the thread: an instance kept
+    /// is then all the step would give. Inside a factory, the call goes through the step, which
+    /// tells the running resolution's observer that the factory bypassed its resolver.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
         let type = ObjectIdentifier(serviceType)
@@ -87,14 +87,17 @@ public final class Container: Resolver, Sendable {
         var entry: UnsafeUnownedReference<RegistrationEntry>?
         let found = state.withLock { state -> KeptOrRegistry in
             entry = state.registry.plainEntry(for: type)
-            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning(key: threadSlot) {
-                return .kept(box)
+            if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
+                !UnsafeResolutionSlot.isRunning(key: threadSlot)
+            {
+                return .kept(kept, weakly: found.withObject { $0.policy.holdsWeakly })
             }
             return .registry(state.sharedRegistry)
         }
         switch consume found {
-        case .kept(let box):
-            return keptValue(box, as: Service.self)
+        case .kept(let kept, let weakly):
+            guard weakly else { return keptValue(kept, as: serviceType) }
+            return try weaklyKeptValue(kept, as: serviceType, key: ServiceKey(serviceType), path: [ServiceKey(serviceType)])
         case .registry(let read):
             var registry: Registry? = consume read
             return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
@@ -103,10 +106,11 @@ public final class Container: Resolver, Sendable {
         }
     }
 
-    /// What the lock of a plain resolve found: the kept instance's box, or the registry to
-    /// resolve in. (A pair of optionals left a `nil` to release on every cached resolve.)
+    /// What the lock of a resolve found: the instance the entry's store keeps (see
+    /// `Scope.Policy.keptObject`), or the registry to resolve in. (A pair of optionals left a `nil`
+    /// to release on every cached resolve.)
     private enum KeptOrRegistry {
-        case kept(AnyObject)
+        case kept(AnyObject, weakly: Bool)
         case registry(Registry)
     }
 
@@ -115,14 +119,17 @@ public final class Container: Resolver, Sendable {
         var entry: UnsafeUnownedReference<RegistrationEntry>?
         let found = state.withLock { state -> KeptOrRegistry in
             entry = state.registry.unownedEntry(for: key)
-            if let box = entry?.withObject({ $0.keptInstance }), !UnsafeResolutionSlot.isRunning(key: threadSlot) {
-                return .kept(box)
+            if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
+                !UnsafeResolutionSlot.isRunning(key: threadSlot)
+            {
+                return .kept(kept, weakly: found.withObject { $0.policy.holdsWeakly })
             }
             return .registry(state.sharedRegistry)
         }
         switch consume found {
-        case .kept(let box):
-            return keptValue(box, as: Service.self)
+        case .kept(let kept, let weakly):
+            guard weakly else { return keptValue(kept, as: serviceType) }
+            return try weaklyKeptValue(kept, as: serviceType, key: key, path: [key])
         case .registry(let read):
             var registry: Registry? = consume read
             return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {

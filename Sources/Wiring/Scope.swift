@@ -73,6 +73,18 @@ extension Scope {
         /// so be a captive dependency of a longer-lived one).
         package let mayBeCaptive: Bool
 
+        /// The step's question to the store, given what it holds for a registration (`stored`):
+        /// the instance's `InstanceBox`, or for `.weak` the object itself while it lives (now
+        /// held by the caller, so it cannot go before it is read); `nil` for a lifetime that
+        /// keeps nothing. A top-level call that no resolution on its thread continues asks it
+        /// under the lock that found the entry, and an instance found is all the step would give
+        /// it: no path to extend, no `.graph` instance, no observer to tell (a container has none).
+        func keptObject(_ stored: @autoclosure () -> AnyObject?) -> AnyObject? {
+            guard keepsInstances, let stored = stored() else { return nil }
+            guard holdsWeakly else { return stored }
+            return (stored as? WeakInstanceBox)?.object
+        }
+
         /// Whether an instance held by one of `holder`'s is kept longer than its own scope means:
         /// a transient, weak or custom instance inside a longer-lived kept one.
         package func isCaptive(heldBy holder: Policy) -> Bool {

@@ -80,11 +80,6 @@ package class RegistrationEntry: @unchecked Sendable {
     package var scope: Scope { options.scope }
 
 
-    /// The instance a `.container` or custom scope keeps for this registration, if made yet;
-    /// read under the owning container's lock.
-    package var keptInstance: AnyObject? {
-        policy.keepsInstances && !policy.holdsWeakly ? keptBox : nil
-    }
     package var hooks: [Hook] { options.hooks }
 
     package init(

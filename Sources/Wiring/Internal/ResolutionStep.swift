@@ -176,20 +176,10 @@ extension Resolution {
             return state.graph.value(at: index, as: serviceType)
         case .kept(let kept):
             guard entry.policy.holdsWeakly else { return keptValue(kept, as: serviceType) }
-            return try weaklyKeptValue(kept, of: entry, as: serviceType)
-        }
-    }
-
-    @inline(never)
-    private func weaklyKeptValue<Service>(_ object: AnyObject, of entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
-        guard let instance = object as? Service else {
             // Asked before the step entered the path, or after (while claiming): the key once.
             let entered = state.steps.last === entry
-            throw ResolutionError(
-                key: entry.key, path: entered ? path : path + [entry.key],
-                reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
+            return try weaklyKeptValue(kept, as: serviceType, key: entry.key, path: entered ? path : path + [entry.key])
         }
-        return instance
     }
 
     /// Keeps the instance the factory `made` as its lifetime says, runs the entry's hooks, then
@@ -262,12 +252,9 @@ extension Resolution {
         return WeakInstanceBox(value as AnyObject)
     }
 
-    /// What `cache` keeps for `entry`, if anything: its `InstanceBox`, or for `.weak` the object
-    /// itself while it lives (held here, so it cannot go before the step reads it).
+    /// What `cache` keeps for `entry`, if anything (see `Scope.Policy.keptObject(_:)`).
     func keptObject(in cache: any InstanceCache, for entry: RegistrationEntry) -> AnyObject? {
-        guard let box = cache.cachedInstance(for: entry) else { return nil }
-        guard entry.policy.holdsWeakly else { return box }
-        return (box as? WeakInstanceBox)?.object
+        entry.policy.keptObject(cache.cachedInstance(for: entry))
     }
 
     /// Runs the entry's factory. The caller puts the entry on the path first.
@@ -339,4 +326,17 @@ extension Resolution {
         state.observer?.observer.didFail(key, error: error)
         return error
     }
+}
+
+/// The object a `.weak` store keeps, as the step's type (apart: a `Service?` in generic code
+/// looks its metadata up at run time on every call).
+/// - Throws: `type-mismatch`, naming `key` at the end of `path`, when it is of another type.
+@inline(never)
+func weaklyKeptValue<Service>(
+    _ object: AnyObject, as serviceType: Service.Type, key: ServiceKey, path: @autoclosure () -> [ServiceKey]
+) throws -> Service {
+    guard let instance = object as? Service else {
+        throw ResolutionError(key: key, path: path(), reason: .typeMismatch(expected: serviceType, actual: type(of: object)))
+    }
+    return instance
 }
