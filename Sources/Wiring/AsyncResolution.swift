@@ -129,23 +129,22 @@ extension Resolution {
         if let existing = existingInstance(of: entry, in: cache) { return (try value(existing, of: entry, as: Service.self), state.outcome) }
         try enter(entry)
         defer { leave(entry) }
-        var claim = Creations.Claim.claimed
+        var claim = ClaimTurn.make(claimed: false)
         if entry.policy.keepsInstances {
-            repeat {
-                do {
-                    claim = try await Creations.claimAsync(entry, in: cache.creationStore, by: owner, path: path)
-                } catch let cycle as Creations.WaitCycle {
-                    // An async call does not start again: it reports the cycle between the tasks.
-                    throw cycle.error
+            do {
+                claim = try claimTurn(entry, in: cache, afterWait: false)
+                while case .wait(let wait) = claim {
+                    await Creations.waitAsync(wait)
+                    claim = try claimTurn(entry, in: cache, afterWait: true)
                 }
-                if let published = instance(publishedBefore: claim, of: entry, in: cache) {
-                    return (try value(.kept(published), of: entry, as: Service.self), .cached)
-                }
-            } while claim == .waited
+            } catch let cycle as Creations.WaitCycle {
+                // An async call does not start again: it reports the cycle between the tasks.
+                throw cycle.error
+            }
         }
-        defer {
-            if entry.policy.keepsInstances, claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
-        }
+        if case .found(let published) = claim { return (try value(.kept(published), of: entry, as: Service.self), .cached) }
+        let claimed = if case .make(claimed: true) = claim { true } else { false }
+        defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
         let made = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments)
         // The hooks run with this resolution as the thread's, so that their resolves continue it.
         let instance = try ResolutionThread.withAsyncResolution(self) {

@@ -43,77 +43,72 @@ package enum Creations {
         let error: ResolutionError
     }
 
-    /// What a claim gave.
-    package enum Claim {
+    /// What a look at the claims gave.
+    package enum Attempt {
         /// The caller makes the instance, then calls `finish`.
         case claimed
         /// The caller's own resolution is making it already, further up (a hook asking for an
         /// instance still being built): the caller makes one without a claim of its own.
         case alreadyMine
-        /// Another resolution made it or failed: look in the store again, then claim again.
-        case waited
+        /// Another resolution is making it: the caller waits (``wait(_:)`` or ``waitAsync(_:)``),
+        /// then looks in the store and attempts again.
+        case busy(Wait)
+    }
+
+    /// A resolution's wait for the one making an instance, noted in the table (so that a wait
+    /// that would close a chain onto itself is seen) until it ends.
+    package struct Wait {
+        fileprivate let key: Key
+        fileprivate let maker: ObjectIdentifier
+        fileprivate let waiter: ObjectIdentifier
     }
 
     private static let table = ConditionState(Table())
 
-    /// Claims the instance of `entry` in `store` for `owner`, waiting while another resolution
-    /// is making it.
-    /// - Throws: `circular-dependency` when waiting would never end.
-    package static func claim(
+    /// Claims the instance of `entry` in `store` for `owner`, unless `owner` makes it already or
+    /// another resolution does (then `owner` is noted as waiting for that one). Never waits:
+    /// the caller does, blocking or suspended, which is all that tells a synchronous step from an
+    /// asynchronous one.
+    /// - Throws: ``WaitCycle`` when the wait would close a chain of waits onto `owner`.
+    package static func attempt(
         _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: @autoclosure () -> [ServiceKey]
-    ) throws -> Claim {
+    ) throws -> Attempt {
         let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        // The resolution this one waits for, once it waits.
-        var waitingFor: ObjectIdentifier?
-        return try table.withLockWaiting { table -> ConditionStep<Claim> in
-            if let maker = waitingFor {
-                if table.inFlight[key]?.owner == maker { return .wait }
-                table.waiting[owner] = nil
-                return .done(.waited)
+        return try table.withLock { table in
+            guard let current = table.inFlight[key] else {
+                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
+                return .claimed
             }
-            if let claim = try attempt(&table, key, entry, store, by: owner, path: path()) { return .done(claim) }
-            waitingFor = table.inFlight[key]?.owner
-            return .wait
+            if current.owner == owner { return .alreadyMine }
+            if let cycle = waitCycle(table, from: owner, for: key) {
+                throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
+            }
+            table.waiting[owner] = key
+            return .busy(Wait(key: key, maker: current.owner, waiter: owner))
         }
     }
 
-    /// ``claim(_:in:by:path:)`` for a resolution that awaits its factories: it suspends instead of
-    /// blocking its thread while another resolution makes the instance.
+    /// Blocks the calling thread until the resolution `wait` waits for gives its claim back.
+    package static func wait(_ wait: Wait) {
+        table.withLockWaiting { table -> ConditionStep<Void> in
+            if table.inFlight[wait.key]?.owner == wait.maker { return .wait }
+            table.waiting[wait.waiter] = nil
+            return .done(())
+        }
+    }
+
+    /// ``wait(_:)`` for a resolution that awaits its factories: it suspends instead of blocking
+    /// its thread.
     nonisolated(nonsending)
-    package static func claimAsync(
-        _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: [ServiceKey]
-    ) async throws -> Claim {
-        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        if let claim = try table.withLock({ try attempt(&$0, key, entry, store, by: owner, path: path) }) { return claim }
+    package static func waitAsync(_ wait: Wait) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             table.withLock { table in
                 // Resumed by `finish`, unless the maker finished meanwhile.
-                guard table.inFlight[key] != nil else { return continuation.resume() }
-                table.inFlight[key]?.asyncWaiters.append(continuation)
+                guard table.inFlight[wait.key]?.owner == wait.maker else { return continuation.resume() }
+                table.inFlight[wait.key]?.asyncWaiters.append(continuation)
             }
         }
-        table.withLock { table in table.waiting[owner] = nil }
-        return .waited
-    }
-
-    /// One look at the table, for both ways of waiting: claims the instance for `owner` if
-    /// nobody makes it, says so if `owner` makes it already, or notes that `owner` waits for
-    /// the resolution making it (`nil`), unless that wait would never end.
-    /// - Throws: ``WaitCycle`` when the wait would close a chain of waits onto `owner`.
-    private static func attempt(
-        _ table: inout Table, _ key: Key, _ entry: RegistrationEntry, _ store: AnyObject, by owner: ObjectIdentifier,
-        path: @autoclosure () -> [ServiceKey]
-    ) throws -> Claim? {
-        guard let current = table.inFlight[key] else {
-            table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
-            return .claimed
-        }
-        if current.owner == owner { return .alreadyMine }
-        if let cycle = waitCycle(table, from: owner, for: key) {
-            throw WaitCycle(key: key, error: deadlock(cycle, path: path()))
-        }
-        table.waiting[owner] = key
-        return nil
+        table.withLock { table in table.waiting[wait.waiter] = nil }
     }
 
     /// Waits until nobody is making the instance a backed-off resolution waited for.

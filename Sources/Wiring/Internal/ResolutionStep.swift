@@ -124,20 +124,26 @@ extension Resolution {
         if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {
             throw resolutionError(needsAwait, entry, entry.key)
         }
-        var claim: Creations.Claim
-        repeat {
-            do {
-                claim = try Creations.claim(entry, in: cache.creationStore, by: owner, path: path)
-            } catch let cycle as Creations.WaitCycle {
-                throw backOff(cycle)
+        var claim: ClaimTurn
+        do {
+            claim = try claimTurn(entry, in: cache, afterWait: false)
+            while case .wait(let wait) = claim {
+                Creations.wait(wait)
+                claim = try claimTurn(entry, in: cache, afterWait: true)
             }
-            if let published = instance(publishedBefore: claim, of: entry, in: cache) {
-                state.outcome = .cached
-                return try value(.kept(published), of: entry, as: serviceType)
-            }
-        } while claim == .waited
-        defer { if claim == .claimed { Creations.finish(entry, in: cache.creationStore) } }
-        return try keep(produce(entry, as: serviceType), of: entry, in: cache)
+        } catch let cycle as Creations.WaitCycle {
+            throw backOff(cycle)
+        }
+        switch claim {
+        case .found(let published):
+            state.outcome = .cached
+            return try value(.kept(published), of: entry, as: serviceType)
+        case .make(let claimed):
+            defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
+            return try keep(produce(entry, as: serviceType), of: entry, in: cache)
+        case .wait:
+            preconditionFailure("a step makes or finds its instance once it stops waiting")
+        }
     }
 
     // MARK: The scope's rules, for every path
@@ -225,14 +231,34 @@ extension Resolution {
         return made
     }
 
-    /// What another resolution published while this one was not yet holding the claim to make
-    /// it (see `keptObject(in:for:)`): it may have published between this resolution's first
-    /// look in the store and its claim, or while this one waited. A claim taken is given back
-    /// when it finds one.
-    func instance(publishedBefore claim: Creations.Claim, of entry: RegistrationEntry, in cache: any InstanceCache) -> AnyObject? {
-        guard claim != .alreadyMine, let published = keptObject(in: cache, for: entry) else { return nil }
-        if claim == .claimed { Creations.finish(entry, in: cache.creationStore) }
-        return published
+    /// What a step of a stored lifetime does after one look at the claims (see `Creations`).
+    enum ClaimTurn {
+        /// Make the instance: the step holds the claim (`claimed`, given back with
+        /// `Creations.finish`), or its own resolution makes it further up.
+        case make(claimed: Bool)
+        /// Another resolution published it while this one was not yet holding the claim.
+        case found(AnyObject)
+        /// Another resolution is making it: wait, blocking or suspended, then take the next turn.
+        case wait(Creations.Wait)
+    }
+
+    /// One turn of the claim loop every stored lifetime's step runs, synchronous or not; the
+    /// two differ only in how they wait between turns. The instance may have been published
+    /// between this resolution's first look in the store and its claim (the claim is then given
+    /// back), or while it waited (`afterWait`).
+    /// - Throws: `Creations.WaitCycle` when waiting would never end.
+    func claimTurn(_ entry: RegistrationEntry, in cache: any InstanceCache, afterWait: Bool) throws -> ClaimTurn {
+        if afterWait, let published = keptObject(in: cache, for: entry) { return .found(published) }
+        switch try Creations.attempt(entry, in: cache.creationStore, by: owner, path: path) {
+        case .alreadyMine:
+            return .make(claimed: false)
+        case .busy(let wait):
+            return .wait(wait)
+        case .claimed:
+            guard let published = keptObject(in: cache, for: entry) else { return .make(claimed: true) }
+            Creations.finish(entry, in: cache.creationStore)
+            return .found(published)
+        }
     }
 
     /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
