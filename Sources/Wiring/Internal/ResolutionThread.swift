@@ -126,24 +126,27 @@ extension Resolution {
         resolution.begin(from: source)
         prepare(resolution)
         // The frame's reference is handed on (`consume`), so that at the end it is the only one
-        // unless a resolver escaped: a copy left here would make every call look escaped.
-        let result: Result
+        // unless a resolver escaped: a copy left here would make every call look escaped. The
+        // result is returned where it was made (assigned to a variable declared before the `do`,
+        // it was copied once, with a retain and a release).
         do {
-            result = try body(resolution)
+            let result = try body(resolution)
+            ResolutionThread.finishThreadCall(consume resolution)
+            return result
         } catch {
             guard resolution.state.backedOff != nil else {
                 ResolutionThread.finishThreadCall(consume resolution)
                 throw error
             }
             do {
-                result = try ResolutionThread.runAgain(resolution, body)
+                let result = try ResolutionThread.runAgain(resolution, body)
+                ResolutionThread.finishThreadCall(consume resolution)
+                return result
             } catch {
                 ResolutionThread.finishThreadCall(consume resolution)
                 throw error
             }
         }
-        ResolutionThread.finishThreadCall(consume resolution)
-        return result
     }
 
     /// Starts the call with the observer its source makes, if any.
