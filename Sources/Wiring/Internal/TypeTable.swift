@@ -65,7 +65,7 @@ struct TypeTableKey: Equatable {
 
     /// A key's type, argument types and, for a named key, a hash of its name (which another name
     /// may share: a table of named keys checks what it finds).
-    init(_ key: ServiceKey) {
+    init(_ key: borrowing ServiceKey) {
         self.init(
             type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
         if let name = key.name { arguments ^= nameHash(name) }
