@@ -134,16 +134,13 @@ extension Resolution {
         } catch let cycle as Creations.WaitCycle {
             throw backOff(cycle)
         }
-        switch claim {
-        case .found(let published):
+        if case .found(let published) = claim {
             state.outcome = .cached
             return try value(.kept(published), of: entry, as: serviceType)
-        case .make(let claimed):
-            defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
-            return try keep(produce(entry, as: serviceType), of: entry, in: cache)
-        case .wait:
-            preconditionFailure("a step makes or finds its instance once it stops waiting")
         }
+        let claimed = if case .make(claimed: true) = claim { true } else { false }
+        defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
+        return try keep(produce(entry, as: serviceType), of: entry, in: cache)
     }
 
     // MARK: The scope's rules, for every path
