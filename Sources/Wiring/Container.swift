@@ -141,7 +141,6 @@ public final class Container: Resolver, Sendable {
     /// Resolves the registration whose factory takes these runtime arguments, here or in a
     /// parent; the argument types are part of the key.
     @inlinable
-    @inline(__always)
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {

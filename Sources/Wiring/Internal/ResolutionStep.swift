@@ -61,20 +61,12 @@ extension Resolution {
         return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
     }
 
-    /// The step, told to the observer if there is one. Generic code here never forms a
-    /// `Service?`: each one costs a metadata lookup at run time.
-    @inline(__always)
-    func resolve<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        if _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
-        return try step(found, as: serviceType)
-    }
-
     @inline(never)
     private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        guard let observer = state.observer?.observer else { return try step(found, as: serviceType) }
+        guard let observer = state.observer?.observer else { return try resolve(found, as: serviceType, observed: false) }
         observer.willResolve(found, path: path)
         do {
-            let instance = try step(found, as: serviceType)
+            let instance = try resolve(found, as: serviceType, observed: false)
             observer.didResolve(instance, outcome: state.outcome)
             return instance
         } catch {
@@ -83,12 +75,15 @@ extension Resolution {
         }
     }
 
-    /// The synchronous step. Every path (plain, recorded, async) follows the same order, with
-    /// the scope's rules in `existingInstance` and `keep`: an instance that already exists;
-    /// else enter the path, claim it (stored lifetimes), make it, keep and publish it.
+    /// The step, told to the observer if there is one (unless the observer runs it, `observed`
+    /// false). Every path (plain, recorded, async) follows the same order, with the scope's rules
+    /// in `existingInstance` and `keep`: an instance that already exists; else enter the path,
+    /// claim it (stored lifetimes), make it, keep and publish it. Generic code here never forms a
+    /// `Service?`: each one costs a metadata lookup at run time.
     @inline(__always)
-    private func step<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
-        try found.unownedEntry.withObject { entry in
+    func resolve<Service>(_ found: Found, as serviceType: Service.Type, observed: Bool = true) throws -> Service {
+        if observed, _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
+        return try found.unownedEntry.withObject { entry in
             let policy = entry.policy
             if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
             // An instance shared within the resolve, read here rather than through
@@ -281,6 +276,7 @@ extension Resolution {
     }
 
     /// Runs the entry's factory. The caller puts the entry on the path first.
+    @inline(__always)
     private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
         do {
             return try make(entry, in: self, as: serviceType)

@@ -31,6 +31,7 @@ package class UnsafeResolutionState {
     /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the `TypedEntry`
     /// that makes `Service`s, both borrowed, in one function. Invariant: every entry is a
     /// `TypedEntry` of its key's type, and a step asks for its key's type (checked in debug builds).
+    @inline(__always)
     final func make<Service>(_ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type) throws -> Service {
         assert(resolution === self, "a resolution makes its own instances")
         assert(entry is TypedEntry<Service>, "the registration of \(entry.key) does not make a \(Service.self)")
