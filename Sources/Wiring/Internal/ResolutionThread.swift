@@ -153,4 +153,17 @@ extension Resolution {
     func observeItsSource() {
         state.observer = source.makeObserver()
     }
+
+    /// Hands the resolution, before it starts, the observer of its steps (a test container's
+    /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
+    /// and registry until the call ends, and the observer holds its cache: the caller need keep
+    /// nothing alive.
+    package func prepare(observer: consuming ObserverReference) {
+        var registry = observer.registry
+        guard registry != nil, let cache = observer.cache else {
+            preconditionFailure("a prepared resolution's observer must give its registry and cache")
+        }
+        read(taking: &registry, cache: cache)
+        state.observer = consume observer  // moved in: a copy is a retain and a release
+    }
 }

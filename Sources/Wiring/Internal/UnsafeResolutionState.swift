@@ -1,6 +1,5 @@
-/// A ``Resolution``'s state, read and written without dynamic exclusivity checks (with them, a
-/// transient resolve ran 1,899 instructions instead of 1,118), and the unretained references
-/// in it, each made here where what keeps its object alive is said.
+/// A ``Resolution``'s state, read and written without dynamic exclusivity checks, and the
+/// unretained references in it, each made here where what keeps its object alive is said.
 ///
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
 /// synchronous resolution only on the thread whose slot holds it, an async one only in the task
@@ -48,21 +47,9 @@ package class UnsafeResolutionState {
         state.isActive = true
     }
 
-    /// Hands the resolution, before it starts, the observer of its steps (a test container's
-    /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
-    /// and registry until the call ends, and the observer holds its cache: the caller need keep
-    /// nothing alive.
-    package final func prepare(observer: consuming ObserverReference) {
-        guard let registry = observer.registry, let cache = observer.cache else {
-            preconditionFailure("a prepared resolution's observer must give its registry and cache")
-        }
-        (state.registry, state.directCache) = (registry, UnsafeUnownedCache(cache))
-        state.observer = consume observer  // moved in: a copy is a retain and a release
-    }
-
-    /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`:
-    /// the resolution takes the caller's reference to the registry (a move, not a retain) until
-    /// the call ends; `cache` is the call's source, which the caller keeps alive.
+    /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`, which
+    /// the caller keeps alive until the call ends (its source, or the observer the resolution
+    /// holds); the resolution takes the caller's reference to the registry (a move, not a retain).
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
         state.registry = consume taken

@@ -1,9 +1,8 @@
 /// The registrations being resolved, from the top-level request down, in memory kept between
-/// calls (an array's uniqueness checks on every push and pop cost the 10-node graph 10%).
-///
-/// Invariant: `entries` holds `count` references, unretained: each entry is alive while it is
-/// there, because the frame that pushed it holds its lookup (or a continued resolution's
-/// enclosing one holds it) until it pops it. Pops match pushes (checked in debug builds).
+/// calls (an array checks its uniqueness on every push and pop). Invariant: `entries` holds
+/// `count` references, unretained: each entry is alive while it is there, because the frame
+/// that pushed it holds its lookup (or a continued resolution's enclosing one holds it) until
+/// it pops it. Pops match pushes (checked in debug builds).
 struct UnsafeStepStack {
     private var entries: UnsafeMutablePointer<Unmanaged<RegistrationEntry>>?
     private(set) var count = 0

@@ -1,12 +1,10 @@
 /// A reference to an object that something else keeps alive, held without reference counting:
-/// copying or reading it costs no atomic operations, which on a resolution's hot path (its
-/// registry, its observer, the entry of the step it runs) is a fifth of the time of a resolve.
-///
-/// Invariant: the object outlives every use of the reference. Whoever makes one says, where
-/// it is stored, what keeps the object alive (the caller of the top-level resolve, the
-/// resolution's own strong reference, the registry an entry belongs to). Debug builds keep a
-/// weak reference beside it and stop on any use after the object is gone; so do the two
-/// existential forms below (a class-bound existential cannot be the generic argument).
+/// copying or reading it costs no atomic operations on a resolution's hot path. Invariant: the
+/// object outlives every use of the reference. Whoever makes one says, where it is stored, what
+/// keeps the object alive (the caller of the top-level resolve, the resolution's own strong
+/// reference, the registry an entry belongs to). Debug builds keep a weak reference beside it
+/// and stop on any use after the object is gone; so do the two existential forms below (a
+/// class-bound existential cannot be the generic argument).
 package struct UnsafeUnownedReference<Object: AnyObject> {
     private let unmanaged: Unmanaged<Object>
     private let living: LivenessCheck

@@ -38,30 +38,30 @@ final class StepLog: @unchecked Sendable {
     /// Whether steps keep the objects they make for ``takeMadeObjects()``; set as the log is
     /// handed to a resolution.
     var collectsMadeObjects: Bool {
-        get { state.collectsMade }
-        set { state.collectsMade = newValue }
+        get { state.withValue { $0.collectsMade } }
+        set { state.withValue { $0.collectsMade = newValue } }
     }
 
-    /// Everything the log holds, in one stored property: each call below is then one access
-    /// of it, checked once, instead of one checked access per field it touches.
-    private var state = State()
+    /// Everything the log holds. One resolution at a time records into it, and its owner hands
+    /// it on under a lock (see above).
+    private let state = UnsafeExclusiveValue(State())
 
     // MARK: Recording
 
     /// A step for the registration `found` refers to begins, below the open one.
     func begin(_ found: Found) {
-        state.begin(found.entry, origin: found.origin)
+        state.withValue { $0.begin(found) }
     }
 
     /// The innermost open step gave `instance`, as `outcome` says.
     func finish<Service>(with instance: Service, outcome: ResolutionOutcome) {
-        state.finish(with: instance, outcome: outcome)
+        state.withValue { $0.finish(with: instance, outcome: outcome) }
     }
 
     /// The step for `key` failed with `error`. A missing registration fails before any step
     /// began; anything else ends the open step.
     func fail(_ key: ServiceKey, error: any Error) {
-        state.fail(key, error: error)
+        state.withValue { $0.fail(key, error: error) }
     }
 
     /// The resolution ended: tells what its owner needs to know to file the log.
@@ -73,7 +73,7 @@ final class StepLog: @unchecked Sendable {
         isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?,
         made: (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)?
     ) {
-        let (isEmpty, hasStoredScopes, madeOnly, hasMade) = state.endSummarized()
+        let (isEmpty, hasStoredScopes, madeOnly, hasMade) = state.withValue { $0.endSummarized() }
         return (isEmpty, hasStoredScopes, madeOnly, hasMade ? takeMadeObjects() : nil)
     }
 
@@ -142,12 +142,15 @@ final class StepLog: @unchecked Sendable {
             mayRepeat = false
         }
 
-        mutating func begin(_ entry: RegistrationEntry, origin: Int) {
-            let entryIndex = index(of: entry)
-            if entry.policy.keepsInstances { usedStoredScopes = true }
+        /// Borrows `found`'s entry, which lives for the step: no reference counting.
+        mutating func begin(_ found: Found) {
+            let entryIndex = found.unownedEntry.withObject { entry in
+                if entry.policy.keepsInstances { usedStoredScopes = true }
+                return index(of: entry)
+            }
             let parent = open.last ?? -1
             open.append(steps.count)
-            steps.append(Step(entryIndex: entryIndex, origin: origin, parent: parent, outcome: .pending))
+            steps.append(Step(entryIndex: entryIndex, origin: found.origin, parent: parent, outcome: .pending))
         }
 
         /// The index in `kept` of `entry`, keeping it first if need be.
@@ -226,12 +229,12 @@ final class StepLog: @unchecked Sendable {
     // MARK: Reading
 
     /// The index of the innermost step that began and has not finished, if any.
-    var openStep: Int? { state.open.last }
+    var openStep: Int? { state.withValue { $0.open.last } }
 
     /// The steps recorded, for code that reads many: each call on the log is a checked access
     /// of its state, and reading the steps one call at a time cost a recorded resolution more
     /// than recording them.
-    var recorded: Recorded { state.recorded }
+    var recorded: Recorded { state.withValue { $0.recorded } }
 
     /// What the log recorded, as one value: the steps and what they refer to.
     struct Recorded {
@@ -270,47 +273,52 @@ final class StepLog: @unchecked Sendable {
     }
 
     /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
-    var hasNewlyUsed: Bool { state.hasNewlyUsed }
+    var hasNewlyUsed: Bool { state.withValue { $0.hasNewlyUsed } }
 
     /// The ids of the registrations first used since the last call: every registration a step
     /// used is kept, so these are all that were used and not yet reported.
     func takeNewlyUsedIDs() -> [Int] {
-        defer { state.reportedCount = state.kept.count }
-        return state.kept[state.reportedCount...].map(\.id)
+        state.withValue { state in
+            defer { state.reportedCount = state.kept.count }
+            return state.kept[state.reportedCount...].map(\.id)
+        }
     }
 
     /// How many registrations it keeps for the steps of this and later resolutions.
-    var keptCount: Int { state.kept.count }
+    var keptCount: Int { state.withValue { $0.kept.count } }
 
     /// Empties the log when its instances need no numbering to be forgotten: every instance
     /// made was new, none an object another step gave nor one a store keeps.
     /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
     ///   they need numbering.
     func removeAllIfUnshared() -> Int? {
-        state.removeAllIfUnshared()
+        state.withValue { $0.removeAllIfUnshared() }
     }
 
     /// The objects the steps made, each with its step, and the steps' keys and parents, from
     /// which the path that made each is read only when asked for (see `MadeObjects`); the log
     /// holds them no more.
     private func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
-        guard !state.made.isEmpty else { return nil }
-        defer { state.made.removeAll(keepingCapacity: true) }
+        guard let made = state.withValue({ state -> [(object: AnyObject, step: Int)]? in
+            guard !state.made.isEmpty else { return nil }
+            defer { state.made.removeAll(keepingCapacity: true) }
+            return state.made
+        }) else { return nil }
         let recorded = recorded
         let steps = MadeObjects.Steps(
             keys: recorded.steps.indices.map(recorded.key(at:)), parents: recorded.steps.map(\.parent))
-        return (state.made, steps)
+        return (made, steps)
     }
 
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
     /// whose registrations keep changing replaces a log that keeps too many).
     func removeAll() {
-        state.removeAll()
+        state.withValue { $0.removeAll() }
     }
 
     /// Empties the log for a resolution, whose steps keep the objects they make when
     /// `collectingMadeObjects`.
     func removeAll(collectingMadeObjects: Bool) {
-        state.removeAll(collectingMade: collectingMadeObjects)
+        state.withValue { $0.removeAll(collectingMade: collectingMadeObjects) }
     }
 }
