@@ -105,6 +105,8 @@ final class StepLog: @unchecked Sendable {
         /// (see `takeMadeObjects()`).
         var made: [(object: AnyObject, step: Int)] = []
         var collectsMade = false
+        /// The steps that made an instance again because the one kept had gone stale, with it.
+        var remade: [Int: LayerSnapshot.StaleInstance] = [:]
 
         /// The size of `recent`, a power of two: more than the registrations of most graphs.
         static let recentSize = 256
@@ -114,7 +116,8 @@ final class StepLog: @unchecked Sendable {
         var recorded: Recorded { Recorded(steps: steps, kept: kept, failures: failures) }
 
         mutating func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?, hasMade: Bool) {
-            open.removeAll(keepingCapacity: true)
+            // Left open only by a failure; emptying costs a call into the standard library.
+            if !open.isEmpty { open.removeAll(keepingCapacity: true) }
             // Tracking leaks numbers every object made, which needs the steps.
             let madeOnly = mayRepeat || usedStoredScopes || hasNewlyUsed || collectsMade ? nil : created
             return (steps.isEmpty, usedStoredScopes, madeOnly, !made.isEmpty)
@@ -130,6 +133,7 @@ final class StepLog: @unchecked Sendable {
 
         mutating func removeAll(collectingMade: Bool) {
             removeAll()
+            if !remade.isEmpty { remade = [:] }
             collectsMade = collectingMade
         }
 
@@ -228,8 +232,22 @@ final class StepLog: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The index of the innermost step that began and has not finished, if any.
-    var openStep: Int? { state.withValue { $0.open.last } }
+    /// The innermost open step makes its instance again: the one kept for it, `stale`, was made
+    /// for layers that changed since.
+    func noteRemade(_ stale: LayerSnapshot.StaleInstance) {
+        state.withValue { state in
+            if let step = state.open.last { state.remade[step] = stale }
+        }
+    }
+
+    /// The steps that made their instance again since the log was last emptied (see
+    /// ``noteRemade(_:)``), which the log holds no more.
+    func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
+        state.withValue { state in
+            defer { state.remade = [:] }
+            return state.remade
+        }
+    }
 
     /// The steps recorded, for code that reads many: each call on the log is a checked access
     /// of its state, and reading the steps one call at a time cost a recorded resolution more

@@ -32,7 +32,6 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     private var reference: ObserverReference?
     /// The steps of the resolution that found their kept instance stale and made it again, and
     /// why, by step; written by the resolution's thread, taken when it ends.
-    private var remade: [Int: LayerSnapshot.StaleInstance] = [:]
 
     /// A recorder for resolutions through `store`'s test container that begin with `snapshot`,
     /// made by `test`.
@@ -59,13 +58,11 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// steps keep the objects they make when `collectingMadeObjects`.
     func emptyLog(collectingMadeObjects: Bool) {
         log.removeAll(collectingMadeObjects: collectingMadeObjects)
-        if !remade.isEmpty { remade = [:] }
     }
 
     /// The steps that made a kept instance again, and why; the resolution has ended.
     func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
-        defer { remade = [:] }
-        return remade
+        log.takeRemade()
     }
 
     /// Breaks the cycle between this recorder and its reference, once no resolution will use it.
@@ -142,7 +139,7 @@ extension TraceRecorder: InstanceCache {
     /// it stale: the step then makes it again, and the trace says why.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
         let (instance, stale) = snapshot.keptInstance(for: entry)
-        if let stale, let step = log.openStep { remade[step] = stale }
+        if let stale { log.noteRemade(stale) }
         return instance
     }
 
