@@ -1,5 +1,5 @@
 /// The `.graph` instances of one resolution (and kept instances while their hooks run), inline in
-/// memory kept between calls: keeping one allocates nothing, reading one back casts nothing.
+/// memory kept between calls: keeping one rarely allocates, reading one back casts nothing.
 ///
 /// Invariant: `records` holds `count` initialized records, each pointing at an initialized
 /// value of its `type` in memory this owns, until `removeAll`; values never move (a full block
