@@ -64,6 +64,23 @@ final class StepLog: @unchecked Sendable {
         state.withValue { $0.fail(key, error: error) }
     }
 
+    /// The innermost open step makes its instance again: the one kept for it, `stale`, was made
+    /// for layers that changed since.
+    func noteRemade(_ stale: LayerSnapshot.StaleInstance) {
+        state.withValue { state in
+            if let step = state.open.last { state.remade[step] = stale }
+        }
+    }
+
+    /// The steps that made their instance again since the log was last emptied (see
+    /// ``noteRemade(_:)``), which the log holds no more.
+    func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
+        state.withValue { state in
+            defer { state.remade = [:] }
+            return state.remade
+        }
+    }
+
     /// The resolution ended: tells what its owner needs to know to file the log.
     /// - Returns: Whether no step was recorded; whether a step used a kept scope; when
     ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
@@ -232,26 +249,9 @@ final class StepLog: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The innermost open step makes its instance again: the one kept for it, `stale`, was made
-    /// for layers that changed since.
-    func noteRemade(_ stale: LayerSnapshot.StaleInstance) {
-        state.withValue { state in
-            if let step = state.open.last { state.remade[step] = stale }
-        }
-    }
-
-    /// The steps that made their instance again since the log was last emptied (see
-    /// ``noteRemade(_:)``), which the log holds no more.
-    func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
-        state.withValue { state in
-            defer { state.remade = [:] }
-            return state.remade
-        }
-    }
-
-    /// The steps recorded, for code that reads many: each call on the log is a checked access
-    /// of its state, and reading the steps one call at a time cost a recorded resolution more
-    /// than recording them.
+    /// The steps recorded, for code that reads many: each call on the log is a call into the
+    /// core with a closure, and reading the steps one call at a time (when each was a checked
+    /// access) cost a recorded resolution more than recording them.
     var recorded: Recorded { state.withValue { $0.recorded } }
 
     /// What the log recorded, as one value: the steps and what they refer to.
