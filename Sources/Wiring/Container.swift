@@ -80,13 +80,12 @@ public final class Container: Resolver, Sendable {
     /// is then all the step would give. Inside a factory, the call goes through the step, which
     /// tells the running resolution's observer that the factory bypassed its resolver.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType) }
-        let type = ObjectIdentifier(serviceType)
+        let type: any Any.Type = serviceType
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let threadSlot = threadSlot
         var entry: UnsafeUnownedReference<RegistrationEntry>?
         let found = state.withLock { state -> KeptOrRegistry in
-            entry = state.registry.plainEntry(for: type)
+            entry = state.registry.entry(for: type, name: name)
             if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
                 !UnsafeResolutionSlot.isRunning(key: threadSlot)
             {
@@ -97,11 +96,12 @@ public final class Container: Resolver, Sendable {
         switch consume found {
         case .kept(let kept, let weakly):
             guard weakly else { return keptValue(kept, as: serviceType) }
-            return try weaklyKeptValue(kept, as: serviceType, key: ServiceKey(serviceType), path: [ServiceKey(serviceType)])
+            let key = ServiceKey(serviceType, name: name)
+            return try weaklyKeptValue(kept, as: serviceType, key: key, path: [key])
         case .registry(let read):
             var registry: Registry? = consume read
             return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
-                try $0.resolve(ServiceKey(serviceType), as: serviceType, registered: entry)
+                try $0.resolve(ServiceKey(serviceType, name: name), as: serviceType, registered: entry)
             }
         }
     }
@@ -112,30 +112,6 @@ public final class Container: Resolver, Sendable {
     private enum KeptOrRegistry {
         case kept(AnyObject, weakly: Bool)
         case registry(Registry)
-    }
-
-    private func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type) throws -> Service {
-        let threadSlot = threadSlot
-        var entry: UnsafeUnownedReference<RegistrationEntry>?
-        let found = state.withLock { state -> KeptOrRegistry in
-            entry = state.registry.unownedEntry(for: key)
-            if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
-                !UnsafeResolutionSlot.isRunning(key: threadSlot)
-            {
-                return .kept(kept, weakly: found.withObject { $0.policy.holdsWeakly })
-            }
-            return .registry(state.sharedRegistry)
-        }
-        switch consume found {
-        case .kept(let kept, let weakly):
-            guard weakly else { return keptValue(kept, as: serviceType) }
-            return try weaklyKeptValue(kept, as: serviceType, key: key, path: [key])
-        case .registry(let read):
-            var registry: Registry? = consume read
-            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
-                try $0.resolve(key, as: serviceType, registered: entry)
-            }
-        }
     }
 
     /// Resolves the registration whose factory takes these runtime arguments, here or in a

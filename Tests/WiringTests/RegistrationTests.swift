@@ -38,6 +38,16 @@ struct RegistrationTests {
             #expect(try container.resolve(Animal.self, name: "cat-\(index)").name == "\(index)")
         }
         #expect(try container.resolve(Animal.self, name: "caf\u{E9}").name == "composed")
+        // Inside a factory, and from a child whose parent holds the names, the same.
+        container.register(Owner.self, name: "decomposed") { r in PetOwner(pet: try r.resolve(Animal.self, name: "cafe\u{301}")) }
+        container.register(Owner.self, name: "question mark") { r in PetOwner(pet: try r.resolve(Animal.self, name: "\u{37E}")) }
+        let child = Container(parent: container)
+        for resolver in [container, child] {
+            #expect(try resolver.resolve(Owner.self, name: "decomposed").pet.name == "composed")
+            #expect(try resolver.resolve(Owner.self, name: "question mark").pet.name == "semicolon")
+            #expect(try resolver.resolve(Animal.self, name: "cat-1001").name == "1001")
+            #expect(throws: ResolutionError.self) { try resolver.resolve(Animal.self, name: "cat-2000") }
+        }
     }
 
     @Test func runtimeArgumentsArePartOfTheKey() throws {

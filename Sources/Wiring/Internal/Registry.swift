@@ -15,18 +15,25 @@ package final class Registry: @unchecked Sendable {
 
     package var entries: [RegistrationEntry] { storage.entries }
 
-    /// See ``UnsafeRegistryStorage/plainEntry(for:)``; this registry holds the entry.
-    package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
-        storage.plainEntry(for: type)
-    }
-
-    /// See ``UnsafeRegistryStorage/unownedEntry(for:)``; this registry holds the entry.
-    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        storage.unownedEntry(for: key)
+    /// The registration without runtime arguments of a type and a name; this registry holds it.
+    package func unownedEntry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
+        storage.entry(for: type, name: name)
     }
 }
 
 extension UnsafeRegistryStorage {
+    /// The registration without runtime arguments of a type and a name. (The usual, unnamed
+    /// lookup apart: see ``plainEntry(for:)``.)
+    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
+        name == nil ? plainEntry(for: ObjectIdentifier(type)) : unownedEntry(for: type, name: name)
+    }
+
+    package subscript(key: ServiceKey) -> RegistrationEntry? { unownedEntry(for: key)?.object }
+
+    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
+        unownedEntry(for: key.serviceType, name: key.name, arguments: key.argumentList)
+    }
+
     /// Every entry, in registration order.
     package var entries: [RegistrationEntry] { order.compactMap { self[$0] } }
 }

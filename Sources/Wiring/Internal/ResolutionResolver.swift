@@ -7,9 +7,9 @@ extension Resolution: Resolver {
             let key = ServiceKey(serviceType, name: name)
             return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType)
         }
-        guard name == nil else { return try resolve(ServiceKey(serviceType, name: name), as: serviceType, found: nil) }
         return try resolve(
-            ServiceKey(serviceType), as: serviceType, registered: state.registry?.plainEntry(for: ObjectIdentifier(serviceType)))
+            ServiceKey(serviceType, name: name), as: serviceType,
+            registered: state.registry?.unownedEntry(for: serviceType, name: name))
     }
 
     package func resolve<Service, each Argument>(

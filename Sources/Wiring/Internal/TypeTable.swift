@@ -58,17 +58,21 @@ struct TypeTableKey: Equatable {
     var type: UInt
     var arguments: UInt
 
-    init(type: ObjectIdentifier, arguments: ObjectIdentifier?) {
+    init(type: ObjectIdentifier, arguments: any ArgumentList.Type) {
         self.type = UInt(bitPattern: type)
-        self.arguments = arguments.map { UInt(bitPattern: $0) } ?? 0
+        self.arguments = arguments == NoArguments.self ? 0 : UInt(bitPattern: ObjectIdentifier(arguments))
     }
 
-    /// A key's type, argument types and, for a named key, a hash of its name (which another name
-    /// may share: a table of named keys checks what it finds).
+    /// A registration's key: its type, argument types and, when it has a name, the name's hash
+    /// (which another name may share: a table of named keys checks what it finds).
     init(_ key: borrowing ServiceKey) {
-        self.init(
-            type: key.typeIdentifier, arguments: key.takesArguments ? ObjectIdentifier(key.argumentList) : nil)
-        if let name = key.name { arguments ^= nameHash(name) }
+        self.init(type: key.typeIdentifier, arguments: key.argumentList)
+        if let name = key.name { self = named(name) }
+    }
+
+    /// This key with a name's hash mixed in.
+    func named(_ name: String) -> TypeTableKey {
+        TypeTableKey(type: type, arguments: arguments ^ nameHash(name))
     }
 
     /// 2^64 divided by the golden ratio (Fibonacci hashing), cut to the word size.

@@ -12,21 +12,23 @@ package struct UnsafeRegistryStorage {
     /// Every key, in registration order.
     package private(set) var order: [ServiceKey] = []
 
-    package init() {}
-
-    package subscript(key: ServiceKey) -> RegistrationEntry? { unownedEntry(for: key)?.object }
-
-    /// The unnamed registration without runtime arguments of a type.
+    /// The unnamed registration without runtime arguments of a type: only loads, so a caller need
+    /// not retain what it reads the storage from (unlike for the lookup below).
     package func plainEntry(for type: ObjectIdentifier) -> UnsafeUnownedReference<RegistrationEntry>? {
-        unnamed[TypeTableKey(type: type, arguments: nil)]
+        unnamed[TypeTableKey(type: type, arguments: NoArguments.self)]
     }
 
-    /// The registration for `key`.
-    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        guard key.name != nil else { return unnamed[TypeTableKey(key)] }
-        // The name's bytes are hashed; two equal names may differ in bytes: `keyed` decides.
-        if let candidate = named[TypeTableKey(key)], candidate.withObject({ $0.key == key }) { return candidate }
-        return keyed[key].map { UnsafeUnownedReference($0) }
+    /// The registration for a type, a name and the types of runtime arguments (by default none).
+    package func unownedEntry(
+        for type: any Any.Type, name: String?, arguments: any ArgumentList.Type = NoArguments.self
+    ) -> UnsafeUnownedReference<RegistrationEntry>? {
+        let typeKey = TypeTableKey(type: ObjectIdentifier(type), arguments: arguments)
+        guard let name else { return unnamed[typeKey] }
+        // The name's bytes are hashed; another name may share the hash, an equal one differ in bytes.
+        if let candidate = named[typeKey.named(name)], candidate.withObject({ $0.key.name == name && $0.key.argumentList == arguments }) {
+            return candidate
+        }
+        return keyed[ServiceKey(serviceType: type, name: name, argumentList: arguments)].map { UnsafeUnownedReference($0) }
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.

@@ -29,9 +29,7 @@ package struct UnsafeUnownedCache {
     private unowned(unsafe) let cache: any InstanceCache
     private let living: LivenessCheck
 
-    package init(_ cache: __shared any InstanceCache) {
-        (self.cache, living) = (cache, LivenessCheck(cache))
-    }
+    package init(_ cache: __shared any InstanceCache) { (self.cache, living) = (cache, LivenessCheck(cache)) }
 
     /// The cache, retained by the caller for as long as it keeps it.
     package var value: any InstanceCache {
@@ -45,9 +43,7 @@ package struct UnsafeUnownedSource {
     private unowned(unsafe) let source: any ResolutionSource
     private let living: LivenessCheck
 
-    package init(_ source: __shared any ResolutionSource) {
-        (self.source, living) = (source, LivenessCheck(source))
-    }
+    package init(_ source: __shared any ResolutionSource) { (self.source, living) = (source, LivenessCheck(source)) }
 
     /// The source, retained by the caller for as long as it keeps it.
     package var value: any ResolutionSource {
