@@ -1,6 +1,7 @@
 import Dispatch
 
 /// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing safe to do.
+@usableFromInline
 func checkPthread(_ result: Int32, _ call: StaticString) {
     precondition(result == 0, "\(call) failed with error \(result)")
 }
@@ -29,6 +30,7 @@ package enum LockRank: Int, Sendable {
 
 /// A lock's place in the order of ``LockRank``, and where it was made, for the message; checked
 /// in debug builds, nothing in release builds.
+@usableFromInline
 struct LockOrder: Sendable {
     #if DEBUG
     let rank: LockRank
@@ -59,8 +61,18 @@ struct LockOrder: Sendable {
 
     /// Runs `body`, which takes this lock and gives it back: debug builds first check that the
     /// calling thread takes locks in order, and know while it runs that the thread holds it.
+    @inlinable
     func whileHeld<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if DEBUG
+        return try whileHeldInOrder(body)
+        #else
+        return try body()
+        #endif
+    }
+
+    #if DEBUG
+    @usableFromInline
+    func whileHeldInOrder<Result>(_ body: () throws -> Result) rethrows -> Result {
         if let innermost = Self.held.last {
             precondition(
                 rank.rawValue > innermost.rank.rawValue,
@@ -68,16 +80,15 @@ struct LockOrder: Sendable {
                     + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
         }
         return try Self.$held.withValue(Self.held + [self], operation: body)
-        #else
-        return try body()
-        #endif
     }
+    #endif
 }
 
 /// State guarded by a mutex.
+@usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
-    private let buffer: UnsafeLockBuffer<State>
-    private let order: LockOrder
+    @usableFromInline let buffer: UnsafeLockBuffer<State>
+    @usableFromInline let order: LockOrder
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeLockBuffer.make(initialState)
@@ -88,6 +99,7 @@ package struct LockedState<State>: @unchecked Sendable {
     package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
     /// Runs `body` with the state, under the lock.
+    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withLock(order, body)
     }

@@ -5,9 +5,9 @@
 /// reference, the registry an entry belongs to). Debug builds keep a weak reference beside it
 /// and stop on any use after the object is gone; so do the two existential forms below (a
 /// class-bound existential cannot be the generic argument).
-package struct UnsafeUnownedReference<Object: AnyObject> {
-    private let unmanaged: Unmanaged<Object>
-    private let living: LivenessCheck
+@usableFromInline package struct UnsafeUnownedReference<Object: AnyObject> {
+    @usableFromInline let unmanaged: Unmanaged<Object>
+    @usableFromInline let living: LivenessCheck
 
     package init(_ object: borrowing Object) {
         (unmanaged, living) = (.passUnretained(object), LivenessCheck(copy object))
@@ -17,7 +17,7 @@ package struct UnsafeUnownedReference<Object: AnyObject> {
     package var object: Object { withObject { $0 } }
 
     /// Runs `body` with the object, borrowed: no reference counting.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withObject<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         living.check()
         return try unmanaged._withUnsafeGuaranteedRef(body)
@@ -54,13 +54,13 @@ package struct UnsafeUnownedSource {
 
 /// The weak reference debug builds keep beside an unowned one, to stop on a use after free;
 /// nothing in release builds.
-private struct LivenessCheck {
+@usableFromInline struct LivenessCheck {
     #if DEBUG
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
-    func check() { precondition(object != nil, "an unowned reference was used after its object was freed") }
+    @inlinable func check() { precondition(object != nil, "an unowned reference was used after its object was freed") }
     #else
     init(_ object: AnyObject) {}
-    func check() {}
+    @inlinable func check() {}
     #endif
 }
