@@ -36,7 +36,7 @@ extension Resolver {
     /// let cat = try container.resolve(Animal.self)
     /// let animal: Animal = try container.resolve()
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type = Service.self) throws -> Service {
         try resolve(serviceType, name: nil)
     }

@@ -4,7 +4,6 @@
 /// stops the resolution with an error.
 extension Resolution {
     /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
-    @inline(__always)
     package func enter(_ entry: RegistrationEntry) throws {
         assert(isUsedByItsOwner, "a resolution is used only by the thread or task that runs it")
         if _slowPath(state.steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: state.stackFloor)) {

@@ -2,6 +2,7 @@
 /// Used where it is not running (kept by an instance, or on another thread), it starts a new
 /// top-level call from its source, which fails with `container-released` once that is gone.
 extension Resolution: Resolver {
+    @inline(__always)
     package func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         guard isCurrent else {
             let key = ServiceKey(serviceType, name: name)

@@ -45,7 +45,7 @@ import Darwin
 
     /// Runs `body` with the state under the lock; with `broadcasting`, then wakes every thread
     /// waiting in ``withLockWaiting(_:_:)``.
-    @inlinable @inline(__always)
+    @inlinable
     func withLock<Result>(_ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, primitives in
             try order.whileHeld {
