@@ -80,6 +80,7 @@ public final class Container: Resolver, Sendable {
     /// is then all the step would give. Inside a factory, the call goes through the step, which
     /// tells the running resolution's observer that the factory bypassed its resolver.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        // Captured as an existential: the generic metatype kept the lock's closure from inlining.
         let type: any Any.Type = serviceType
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let threadSlot = threadSlot

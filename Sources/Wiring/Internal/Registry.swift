@@ -16,7 +16,7 @@ package final class Registry: @unchecked Sendable {
     package var entries: [RegistrationEntry] { storage.entries }
 
     /// The registration without runtime arguments of a type and a name; this registry holds it.
-    package func unownedEntry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
+    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
         storage.entry(for: type, name: name)
     }
 }

@@ -10,7 +10,7 @@ extension Resolution: Resolver {
         }
         return try resolve(
             ServiceKey(serviceType, name: name), as: serviceType,
-            registered: state.registry?.unownedEntry(for: serviceType, name: name))
+            registered: state.registry?.entry(for: serviceType, name: name))
     }
 
     package func resolve<Service, each Argument>(
