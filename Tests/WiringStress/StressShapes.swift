@@ -44,6 +44,7 @@ extension StressShape {
         [
             ("one container", oneContainer),
             ("parent and child", parentAndChild),
+            ("a named singleton, by name and from a factory, parent and child", namedSingleton),
             ("two children of one parent", twoChildren),
             ("Lazy.value", lazyValue),
             ("Provider", provider),
@@ -96,6 +97,27 @@ extension StressShape {
             for _ in 0..<resolvesPerThread { _ = try! container.resolve(Made.self) }
         }
         return excess(tally, "a .container singleton")
+    }
+
+    /// A named `.container` singleton asked for by its name at the top level and from a factory,
+    /// from a container and its child: a named resolve takes the unnamed one's way.
+    private static let namedSingleton: Round = { speed in
+        let tally = LockedCounter()
+        let parent = Container()
+        parent.register(Made.self, name: "named") { _ in
+            tally.increment()
+            speed.work()
+            return Made(serial: tally.value)
+        }.scope(.container)
+        parent.register(String.self) { r in "\(try r.resolve(Made.self, name: "named").serial)" }
+        let child = Container(parent: parent)
+        try await race(threads) { index in
+            let from = index.isMultiple(of: 2) ? parent : child
+            for round in 0..<resolvesPerThread {
+                if round.isMultiple(of: 2) { _ = try! from.resolve(Made.self, name: "named") } else { _ = try! from.resolve(String.self) }
+            }
+        }
+        return excess(tally, "a named singleton")
     }
 
     private static let parentAndChild: Round = { speed in

@@ -40,6 +40,25 @@ import WiringTestSupport
         #expect(try test.resolve(String.self, name: "replica") == "fake replica")
     }
 
+    /// A factory's named resolve reads the layers as a top-level one does (both look the name up
+    /// in the snapshot's registry first), and the trace names the override that answered.
+    @Test func aFactorysNamedResolveFindsTheNamedOverride() throws {
+        let base = Container()
+        base.register(Coupon.self, name: "welcome") { _ in Coupon(code: "LIVE") }
+        base.register(Basket.self) { r in try Basket(coupon: r.resolve(Coupon.self, name: "welcome")) }
+        let test = TestContainer(base: base)
+        test.override(Coupon.self, name: "welcome") { _ in Coupon(code: "TEST") }
+
+        #expect(try test.resolve(Basket.self).coupon?.code == "TEST")
+        #expect(try test.resolve(Coupon.self, name: "welcome").code == "TEST")
+        #expect(try base.resolve(Basket.self).coupon?.code == "LIVE")
+        #expect(test.trace.render() == """
+            Basket .graph new #2
+            └── Coupon (name: "welcome") .graph new #1 (override "test")
+            Coupon (name: "welcome") .graph new #3 (override "test")
+            """)
+    }
+
     @Test func overridesTakeRuntimeArguments() throws {
         let base = Container()
         base.register(String.self) { (_, count: Int) in "live \(count)" }

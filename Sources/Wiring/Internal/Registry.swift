@@ -30,6 +30,7 @@ extension UnsafeRegistryStorage {
 
     package subscript(key: ServiceKey) -> RegistrationEntry? { unownedEntry(for: key)?.object }
 
+    /// The registration for `key`.
     package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
         unownedEntry(for: key.serviceType, name: key.name, arguments: key.argumentList)
     }
