@@ -100,10 +100,11 @@ extension Container {
         line: UInt = #line
     ) -> Registration<Service> {
         let value = UncheckedSendable(instance)
+        var options = RegistrationEntry.Options(scope: .container)
+        options.isReadyInstance = true
         return add(
-            FactoryEntry(
-                key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
-                options: .init(scope: .container)
-            ) { _ in value.value })
+            FactoryEntry(key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line), options: options) { _ in
+                value.value
+            })
     }
 }

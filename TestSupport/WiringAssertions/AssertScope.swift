@@ -69,7 +69,11 @@ package func checkScope<Service, each Argument>(
     let isCustom = ![Scope.transient, .graph, .container, .weak].contains(scope)
     let behaviour: ScopeBehaviour
     do {
-        switch try ScopeBehaviour.observe(request, in: source, resetting: isCustom ? scope : nil) {
+        // A live-only registration the probe meets is this assertion's to report, not a finding.
+        let observed = try FindingRouter.$isProbing.withValue(true) {
+            try ScopeBehaviour.observe(request, in: source, resetting: isCustom ? scope : nil)
+        }
+        switch observed {
         case .behaviour(let observed):
             behaviour = observed
         case .valueInstance(let type, let kind):

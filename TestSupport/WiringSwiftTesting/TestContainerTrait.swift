@@ -32,19 +32,40 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         TestIdentification.install()
         let run = TestRun(name: TestIdentification.name(of: test))
+        // What a `.wiringFindings` trait outside this one allows; one inside tells the run itself.
+        run.findingPolicy = WiringFindings.bound
         defer { run.end() }
         try await RunningTests.$bound.withValue(run) {
-            let container = TestContainer(base: try makeBase())
-            container.declareMade(for: run, by: "`.testContainer`")
-            let owned = OwnedTestContainer(container)
-            // Inside a suite's `.testContainer`, a test's builds on it: the suite's doubles first,
-            // then the test's own, which win where both replace a key.
-            for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
-                owned.apply(doubles)
-            }
-            for doubles in PendingTestDoubles.current {
-                doubles.apply(to: owned)
-            }
+            // Ends on the test's own task, where the findings noticed elsewhere can still fail it.
+            defer { run.endScope() }
+            let (leaks, outcome) = await runWithContainer(run, performing: function)
+            // The test container and what it kept are gone: what it made and is alive is held elsewhere.
+            leaks?.report(endingScopeOf: run)
+            try outcome.get()
+        }
+    }
+
+    /// Runs the test case with its test container, and gives the container up before returning.
+    private func runWithContainer(
+        _ run: TestRun, performing function: @Sendable () async throws -> Void
+    ) async -> (LeakWatch?, Result<Void, any Error>) {
+        let container: TestContainer
+        do {
+            container = TestContainer(base: try makeBase())
+        } catch {
+            return (nil, .failure(error))
+        }
+        container.declareMade(for: run, by: "`.testContainer`")
+        let owned = OwnedTestContainer(container)
+        // Inside a suite's `.testContainer`, a test's builds on it: the suite's doubles first,
+        // then the test's own, which win where both replace a key.
+        for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
+            owned.apply(doubles)
+        }
+        for doubles in PendingTestDoubles.current {
+            doubles.apply(to: owned)
+        }
+        do {
             try await PendingTestDoubles.$current.withValue([]) {
                 try await PendingTestDoubles.$ownedContainer.withValue(owned) {
                     try await TestContainer.$current.withValue(container) {
@@ -54,7 +75,10 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
                     }
                 }
             }
+        } catch {
+            return (container.watchForLeaks(), .failure(error))
         }
+        return (container.watchForLeaks(), .success(()))
     }
 }
 

@@ -89,3 +89,51 @@ enum Reachability {
         return seen
     }
 }
+
+/// What a test container made, watched past the container's own life: what is still alive once
+/// the test container and everything it kept are gone is held by something else (a cycle, a
+/// global, a task left running). The `.testContainer` trait checks it when its test ends.
+package struct LeakWatch: Sendable {
+    private let made: MadeObjects?
+    /// The instance numbers of what was alive when the watch began, by identity.
+    private let numbers: [ObjectIdentifier: Int]
+
+    fileprivate init(made: MadeObjects?, numbers: [ObjectIdentifier: Int]) {
+        self.made = made
+        self.numbers = numbers
+    }
+
+    /// What the watched test container made and is still alive now.
+    package func leakedInstances() -> [LeakedInstance] {
+        guard let made else { return [] }
+        return made.alive.map { made in
+            LeakedInstance(
+                key: made.path.last ?? ServiceKey(AnyObject.self), instance: numbers[ObjectIdentifier(made.object)],
+                path: made.path, typeName: typeName(type(of: made.object)))
+        }
+    }
+
+    /// Reports what is still alive as a `leaked-instance` finding of `test`, whose scope is ending.
+    package func report(endingScopeOf test: TestRun) {
+        let leaked = leakedInstances()
+        guard !leaked.isEmpty else { return }
+        FindingRouter.report(.leakedInstances(leaked, test: test.name), culprit: test, owner: test)
+    }
+}
+
+extension TestContainer {
+    /// Starts watching what this test container made, to check once it is gone (see ``LeakWatch``):
+    /// nothing, when it does not track leaks.
+    package func watchForLeaks() -> LeakWatch {
+        guard isTrackingLeaks else { return LeakWatch(made: nil, numbers: [:]) }
+        let alive = traces.madeObjects.alive
+        let numbers = traces.withHistory { history in
+            alive.map { history.madeNumbers[ObjectIdentifier($0.object)] }
+        }
+        var byIdentity: [ObjectIdentifier: Int] = [:]
+        for (made, number) in zip(alive, numbers) {
+            if let number { byIdentity[ObjectIdentifier(made.object)] = number }
+        }
+        return LeakWatch(made: traces.madeObjects, numbers: byIdentity)
+    }
+}

@@ -46,13 +46,18 @@ public final class TestContainer: Resolver, Sendable {
         let number = CoverageRegistry.shared.add(coverage)
         // Resolutions no known test makes count for the test that made the container, if known,
         // else for the container itself, as one test.
-        let test = RunningTests.current
+        let test = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         test?.noteTestContainer()
         traces.setUnattributedTest(test?.name ?? "TestContainer #\(number)")
+        // Findings fail the test the container was made in, unless a trait allows them.
+        layers.root.warningLog.owner = test
+        layers.root.warningLog.allow(WiringFindings.bound)
     }
 
     deinit {
-        layers.warnOfLayersLeftPushed()
+        layers.reportLayersLeftPushed()
+        // Released inside its test, on the test's own task or thread: what others noticed fails it now.
+        layers.root.warningLog.owner?.recordPendingFindings()
         CoverageRegistry.shared.finish(coverage)
         // The trace store and its recorders hold each other.
         traces.close()
@@ -175,6 +180,20 @@ public final class TestContainer: Resolver, Sendable {
         line: UInt = #line
     ) -> Registration<Service> {
         layers.topLayer.override(serviceType, name: name, instance: instance, file: file, line: line)
+    }
+
+    // MARK: Findings
+
+    /// Allows findings on this test container: they stay in ``warnings`` and fail no test. By
+    /// default every finding about the running test fails it (see ``WiringFindings``).
+    ///
+    /// ```swift
+    /// test.wiringFindings(.allow("override-of-unregistered"))
+    /// test.override(Unused.self) { _ in Unused() }         // fails nothing
+    /// #expect(test.warnings.map(\.identifier) == ["override-of-unregistered"])
+    /// ```
+    public func wiringFindings(_ policy: WiringFindings) {
+        layers.root.warningLog.allow(policy)
     }
 
     // MARK: Layers

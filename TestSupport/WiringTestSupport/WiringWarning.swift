@@ -21,6 +21,11 @@ public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
     ///   a container it captured instead of through the resolver it receives, so the test
     ///   container's overrides could not reach what it resolved that way.
     /// - `unbalanced-pop`: `popLayer()` with no layer pushed.
+    /// - `unbalanced-push`: a layer still pushed when the test that pushed it ended.
+    /// - `override-of-unregistered`: an override of a key nothing registers.
+    /// - `live-only`: a live-only registration refused in a test, even if the error was caught.
+    /// - `duplicate-registration`, `scope-ignores-arguments`: about the app's own wiring; these
+    ///   fail no test (see ``isAboutTheRunningTest``).
     public let identifier: String
     /// What was noticed, naming the types and the site, then, on a line of its own starting with
     /// `fix:`, what to do about it.
@@ -42,6 +47,12 @@ public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
 
     /// The identifier, then the message: `unbalanced-pop: popLayer() at … did nothing`.
     public var description: String { "\(identifier): \(message)" }
+
+    /// Whether this is a finding about what the running test did, which fails it (see
+    /// ``WiringFindings``), rather than about the app's own wiring, which no test caused.
+    public var isAboutTheRunningTest: Bool {
+        !["duplicate-registration", ScopeIgnoringArguments.identifier].contains(identifier)
+    }
 }
 
 extension WiringWarning {
@@ -129,6 +140,26 @@ extension WiringWarning {
                 `pushLayer(_:on:)` pops it at teardown
                 """,
             site: layer.pushedAt)
+    }
+
+    /// A test container refused `error.key`, a live-only registration, in a running test: the
+    /// test fails even when the code under test caught the error.
+    static func liveOnly(_ error: ResolutionError, site: RegistrationSite?) -> WiringWarning {
+        var lines = error.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let summary = lines.isEmpty ? error.summary : String(lines.removeFirst().trimmingPrefix("error: "))
+        let first = "\(summary); the resolve threw, and the test fails even where the code under test caught the error"
+        return WiringWarning(
+            identifier: "live-only", message: ([first] + lines).joined(separator: "\n"), key: error.key, site: site)
+    }
+
+    /// Instances the test container made that were still alive when the test's scope ended.
+    static func leakedInstances(_ leaked: [LeakedInstance], test: String) -> WiringWarning {
+        let count = leaked.count == 1 ? "1 instance" : "\(leaked.count) instances"
+        let lines = ["the test container of \(test) made \(count) still alive when the test ended, though no scope keeps them:"]
+            + leaked.map { "  \($0)" }
+            + ["  fix: find what still holds each (a closure capturing it strongly, a cycle of strong references, a global) "
+                + "and break it with `[weak self]` or a weak property"]
+        return WiringWarning(identifier: "leaked-instance", message: lines.joined(separator: "\n"), key: leaked.first?.key)
     }
 
     /// `entry` keeps one instance for all runtime arguments, as they are not all `Hashable`.

@@ -48,6 +48,7 @@ struct OrdersModule: Module {
 
         container.register(PaymentGateway.self) { _ in StripeGateway() }.liveOnly()
         let test = TestContainer(base: container)
+        test.wiringFindings(.allow("live-only"))                                     // this test expects the refusal
         #expect(throws: ResolutionError.self) { try test.resolve(OrderDesk.self) }   // live-only: OrderDesk -> PaymentGateway
         test.override(PaymentGateway.self) { _ in RecordingGateway() }
         let desk = try test.resolve(OrderDesk.self)                                  // the double; Stripe never runs

@@ -32,6 +32,7 @@ final class Repository {
         #expect(try test.resolve(Network.self) === spy)
 
         let base = TestContainer(base: makeBase())
+        base.wiringFindings(.allow("unbalanced-pop"))    // the extra pop below is on purpose
         _ = try base.resolve(Repository.self)                     // .container, cached with the real Network
         let original = try base.resolve(Repository.self)
         base.pushLayer("offline"); base.override(Network.self) { _ in OfflineNetwork() }

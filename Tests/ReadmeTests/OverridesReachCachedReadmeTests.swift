@@ -55,6 +55,7 @@ func makeNotesContainer() -> Container {
         _ = try test.resolve(NotesRepository.self)
         test.pushLayer("offline")
         test.override(NotesNetwork.self) { _ in OfflineNotesNetwork() }
+        defer { test.popLayer() }
 
         let explanation = test.explain(NotesRepository.self)        // who answers, what it shadows, what is kept
         print(explanation)

@@ -144,7 +144,7 @@ extension ChildProcess.Outcome {
     /// lines of the warnings that follow; empty when it printed nothing.
     public var sentinelWarnings: String {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let header = lines.firstIndex(where: { $0.hasPrefix("Wiring isolation sentinel: ") }) else { return "" }
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("Wiring: ") }) else { return "" }
         let block = lines[header...].prefix { $0 == lines[header] || $0.hasPrefix("warning: ") || $0.hasPrefix("  ") }
         return block.joined(separator: "\n")
     }

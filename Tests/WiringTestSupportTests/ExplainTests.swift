@@ -23,6 +23,7 @@ import WiringTestSupport
         test.pushLayer("offline")
         test.override((any Network).self) { _ in FakeNetwork(label: "offline") }.scope(.transient)
         let line = #line - 1
+        defer { test.popLayer() }
 
         let explanation = test.explain((any Network).self)
         let lines = explanation.description.components(separatedBy: "\n")
@@ -49,6 +50,7 @@ import WiringTestSupport
         test.pushLayer("offline")
         test.override((any Network).self) { _ in FakeNetwork(label: "offline") }
         let line = #line - 1
+        defer { test.popLayer() }
 
         #expect(test.explain(Payments.self).instance == """
             #2, kept in layer "test", is not handed out: Network is now answered by layer "offline" (\(file):\(line)); \

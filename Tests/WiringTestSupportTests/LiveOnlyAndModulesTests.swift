@@ -68,6 +68,7 @@ struct LiveOnlyTests {
     @Test func aLiveOnlyRegistrationDeepInAGraphFailsTheResolveWithItsPath() throws {
         let calls = LockedCounter()
         let test = TestContainer(base: makeShop(calls: calls))
+        test.wiringFindings(.allow("live-only"))
         let error = try #require(throws: ResolutionError.self) { try test.resolve(LOrders.self) }
         #expect(error.identifier == "live-only")
         #expect(error.description == """
@@ -107,6 +108,7 @@ struct LiveOnlyTests {
 
     @Test func aLiveOnlyModuleMarksEveryRegistration() throws {
         let test = TestContainer(base: Container(modules: [LPaymentsModule()]))
+        test.wiringFindings(.allow("live-only"))
         let error = try #require(throws: ResolutionError.self) { try test.resolve((any LGateway).self) }
         #expect(error.identifier == "live-only")
         #expect(error.site == RegistrationSite(fileID: "App/Setup.swift", line: 40))
@@ -225,6 +227,7 @@ struct DuplicateAndMisdirectedTests {
 
     @Test func anOverrideOfAConcreteClassRegisteredOnlyAsItsProtocolIsAWarningWithTheSuggestion() throws {
         let test = TestContainer(base: Container(modules: [LNetworkModule()]))
+        test.wiringFindings(.allow("override-of-unregistered"))
         let line = #line + 1
         test.override(LURLSessionClient.self) { _ in LURLSessionClient() }
         let warning = try #require(test.warnings.first)
@@ -241,6 +244,7 @@ struct DuplicateAndMisdirectedTests {
 
     @Test func anOverrideWithATypoGetsADidYouMean() throws {
         let test = TestContainer(base: Container(modules: [LNetworkModule()]))
+        test.wiringFindings(.allow("override-of-unregistered"))
         test.override(String.self, name: "baseURI") { _ in "http://localhost" }
         let warning = try #require(test.warnings.first)
         #expect(warning.identifier == "override-of-unregistered")

@@ -75,6 +75,8 @@ private func makeShop(_ order: [MRegistration] = MRegistration.allCases, linesMo
 private func makeTest(of container: Container) -> TestContainer {
     let test = TestContainer(base: container)
     test.fakes.register(MLogger.self) { MLogger() }
+    // The manifest is read with the layer still pushed, and the container freed with it.
+    test.wiringFindings(.allow("unbalanced-push"))
     test.pushLayer("offline")
     test.override(MNetwork.self) { _ in MNetwork() }
     return test

@@ -80,6 +80,7 @@ struct OverridesReachCachedInstancesTests {
         _ = try test.resolve(Repository.self)
         test.clearTrace()
         test.pushLayer("offline")
+        defer { test.popLayer() }
         test.override((any Network).self) { _ in FakeNetwork(label: "offline") }
         _ = try test.resolve(Repository.self)
 

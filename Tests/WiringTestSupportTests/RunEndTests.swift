@@ -22,8 +22,8 @@ private let runEndCases: [String: @Sendable () throws -> String] = [
         // shared container, through a real @Injected. (This child runs inside an XCTest test,
         // which the helper modules would know: no test is known here but the one declared.)
         let owner = TestRun(name: "AppTests.CheckoutSuite/checkout()")
+        actAsIfNoTestRuns()
         let test = TestContainer(base: makeCoverageApp())
-        RunningTests.install(identify: { RunningTests.bound }, fail: { _ in false })
         test.declareMade(for: owner, by: "`.testContainer`")
         Container.shared = makeCoverageApp()
         _ = CartScreen().cart
@@ -36,15 +36,16 @@ private let runEndCases: [String: @Sendable () throws -> String] = [
     "unbalanced-push-at-exit": {
         // A layer pushed and never popped on a test container that is then freed, by code no
         // test is known for (as in "sentinel-at-exit").
+        actAsIfNoTestRuns()
         do {
             let test = TestContainer(base: makeCoverageApp())
-            RunningTests.install(identify: { RunningTests.bound }, fail: { _ in false })
             test.pushLayer("offline", file: "AppTests/OfflineTests.swift", line: 12)
         }
         return "resolved"
     },
     "strict-at-exit": {
         // A layer left pushed, in a run that fails on warnings at its end (WIRING_STRICT=1).
+        actAsIfNoTestRuns()
         do {
             let test = TestContainer(base: makeCoverageApp())
             test.pushLayer("offline", file: "AppTests/OfflineTests.swift", line: 12)
@@ -52,6 +53,13 @@ private let runEndCases: [String: @Sendable () throws -> String] = [
         return "resolved"
     },
 ]
+
+/// Makes the test support see no running test: these children run inside an XCTest test, which
+/// the helper modules (found when the first test container is made) would otherwise fail.
+private func actAsIfNoTestRuns() {
+    _ = TestContainer(base: Container())
+    RunningTests.install(identify: { RunningTests.bound }, record: { _, _ in false })
+}
 
 /// Keeps a test container alive until the process ends.
 private enum ChildKeeper {
@@ -158,7 +166,7 @@ struct RunEndTests {
         let outcome = try run("sentinel-at-exit")
 
         #expect(outcome.sentinelWarnings == """
-            Wiring isolation sentinel: 2 warnings for code no running test could be failed for
+            Wiring: 2 findings no running test could be failed for
             warning: shared-fallback: Container.shared answered @Injected, @LazyInjected or Container.injectionResolver in code no test is known for (a Task.detached, a callback on another queue) while AppTests.CheckoutSuite/checkout() ran with a test container of its own: that code used the app's real dependencies
               fix: bind the test container where that code runs, with `Container.withCurrent(test) { … }`, or hand that code the resolver it should use
             warning: ended-test-container: the test container `.testContainer` made for AppTests.CheckoutSuite/checkout() was resolved from after AppTests.CheckoutSuite/checkout() ended, by code still running after it (an unawaited task, a callback, a stored reference)

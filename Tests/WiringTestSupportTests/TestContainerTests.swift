@@ -99,6 +99,7 @@ import WiringTestSupport
     @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
         let base = Container()
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("override-of-unregistered"))
         test.register(String.self) { (_, count: Int) in "registered \(count)" }
         #expect(try test.resolve(String.self, arguments: 2) == "registered 2")
 
@@ -112,6 +113,7 @@ import WiringTestSupport
 
     @Test func poppingALayerRestoresExactlyTheStateBeforeThePush() throws {
         let test = TestContainer(base: makeAppContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
         let before = try test.resolve((any Network).self)
 
         test.pushLayer("offline")
@@ -308,6 +310,7 @@ import WiringTestSupport
         let base = Container()
         base.register(Payments.self) { r in try Payments(network: r.resolve()) }
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("override-of-unregistered"))
         test.fakes.register((any Network).self) { FakeNetwork() }
         test.override(Cart.self) { r in try Cart(network: r.resolve()) }
         _ = try test.resolve(Cart.self)
@@ -528,6 +531,7 @@ import WiringTestSupport
 
     @Test func unusedRegistrationsIncludeOverridesNobodyUsed() throws {
         let test = TestContainer(base: makeAppContainer())
+        test.wiringFindings(.allow("override-of-unregistered", "unbalanced-push"))
         test.override(Payments.self) { r in try Payments(network: r.resolve()) }
         test.pushLayer("offline")
         test.override(String.self) { _ in "unused" }

@@ -72,6 +72,7 @@ func makeUploadContainer() -> Container {
 
     @Test func aFactoryWithRuntimeArgumentsMayCaptureTheDouble() throws {
         let test = TestContainer(base: makeUploadContainer())
+        test.wiringFindings(.allow("override-of-unregistered"))
         let spy = SpyNetwork()
         test.override(Uploader.self) { (_, prefix: String) in
             _ = spy.send("made for \(prefix)")

@@ -408,6 +408,7 @@ private let setup: StaticString = "App/Setup.swift"
         #expect(test.verifyWiring().isComplete)
 
         test.pushLayer("broken")
+        defer { test.popLayer() }
         test.override(VCar.self, file: "Tests/Doubles.swift", line: 10) { _ in throw VDiskFull() }
         let report = test.verifyWiring()
 

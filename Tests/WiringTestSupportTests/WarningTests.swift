@@ -41,6 +41,7 @@ final class BypassingUploader: Injectable {
 
     @Test func aPopWithNoLayerPushedIsAWarning() throws {
         let test = TestContainer(base: makeUploadContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
         let line = #line + 1
         let popped = test.popLayer()
 
@@ -73,6 +74,7 @@ final class BypassingUploader: Injectable {
 
     @Test func theSamePopTwiceIsOneWarningAndTwoPopsAreTwo() {
         let test = TestContainer(base: makeUploadContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
         let first = #line + 1
         for _ in 0..<3 { test.popLayer() }
         let second = #line + 1
@@ -86,6 +88,7 @@ final class BypassingUploader: Injectable {
 
     @Test func aFactoryResolvingFromACapturedContainerIsAWarning() throws {
         let test = TestContainer(base: makeBypassingContainer())
+        test.wiringFindings(.allow("resolver-bypass"))
         let spy = SpyNetwork()
         let overrideLine = #line + 1
         test.override(NetworkClient.self, instance: spy)
@@ -111,6 +114,7 @@ final class BypassingUploader: Injectable {
         let base = makeBypassingContainer()
         let kept = try base.resolve(NetworkClient.self)
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("resolver-bypass"))
         test.override(NetworkClient.self, instance: SpyNetwork())
 
         let sync = try test.resolve(Sync.self)
@@ -127,6 +131,7 @@ final class BypassingUploader: Injectable {
             try Sync(client: base!.resolve())
         }
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("resolver-bypass"))
 
         _ = try test.resolve(Sync.self, name: "nightly", arguments: 3)
 
@@ -144,6 +149,7 @@ final class BypassingUploader: Injectable {
         base.register(Sync.self) { r in try Sync(client: r.resolve()) }
             .initCompleted { [weak base] _, sync in sync.backup = try base!.resolve() }
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("resolver-bypass"))
 
         _ = try test.resolve(Sync.self)
 
@@ -153,6 +159,7 @@ final class BypassingUploader: Injectable {
 
     @Test func anInjectableResolvingFromAnotherContainerIsAWarning() throws {
         let test = TestContainer(base: Container())
+        test.wiringFindings(.allow("resolver-bypass"))
 
         _ = try test.resolve(BypassingUploader.self)
 
@@ -190,6 +197,7 @@ final class BypassingUploader: Injectable {
             return sync
         }
         let test = TestContainer(base: base)
+        test.wiringFindings(.allow("resolver-bypass", "unbalanced-push"))
         test.pushLayer("offline")
         let overrideLine = #line + 1
         test.override(NetworkClient.self) { _ in SpyNetwork() }
@@ -207,12 +215,14 @@ final class BypassingUploader: Injectable {
 
     @Test func aBypassRepeatedIsOneWarning() throws {
         let test = TestContainer(base: makeBypassingContainer())
+        test.wiringFindings(.allow("resolver-bypass"))
         for _ in 0..<5 { _ = try test.resolve(Sync.self) }
         #expect(test.warnings.count == 1)
     }
 
     @Test func aBypassOnAnotherThreadIsNoticedToo() async throws {
         let test = TestContainer(base: makeBypassingContainer())
+        test.wiringFindings(.allow("resolver-bypass"))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { _ = try? test.resolve(Sync.self) } }
         }
@@ -238,6 +248,7 @@ final class BypassingUploader: Injectable {
 
     @Test func warningsAreInTheOrderNoticedAndOutliveTheTrace() throws {
         let test = TestContainer(base: makeBypassingContainer())
+        test.wiringFindings(.allow("resolver-bypass", "unbalanced-pop"))
         _ = try test.resolve(Sync.self)
         test.popLayer()
         _ = try test.resolve(Sync.self)
@@ -250,6 +261,8 @@ final class BypassingUploader: Injectable {
         let base = makeBypassingContainer()
         let first = TestContainer(base: base)
         let second = TestContainer(base: base)
+        first.wiringFindings(.allow("resolver-bypass"))
+        second.wiringFindings(.allow("unbalanced-pop"))
         _ = try first.resolve(Sync.self)
         second.popLayer()
 

@@ -123,6 +123,7 @@ final class AssertNoUnusedRegistrationsXCTests: FailureCapturingTestCase {
 
     func testFailsListingTheUnusedOverride() throws {
         let test = TestContainer(base: makeAppContainer())
+        test.wiringFindings(.allow("override-of-unregistered"))
         let overrideLine = #line + 1
         test.override(Database.self) { _ in Database() }
         _ = try test.resolve(Checkout.self)

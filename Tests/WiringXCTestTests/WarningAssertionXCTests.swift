@@ -26,6 +26,7 @@ final class AssertNoWiringWarningsXCTests: FailureCapturingTestCase {
 
     func testFailsListingEveryWarning() throws {
         let test = makeTestContainer(base: makeBypassingAppContainer())
+        test.wiringFindings(.allow("unbalanced-pop", "resolver-bypass"))
         let overrideLine = #line + 1
         test.override(Network.self) { _ in FakeNetwork() }
         let popLine = #line + 1
@@ -48,6 +49,7 @@ final class AssertNoWiringWarningsXCTests: FailureCapturingTestCase {
 
     func testFailsWithOneWarning() {
         let test = makeTestContainer(base: makeAppContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
         test.popLayer()
         let failures = captureFailures { assertNoWiringWarnings(test) }
         XCTAssertEqual(failures.count, 1)
@@ -60,6 +62,7 @@ final class AssertNoWiringWarningsXCTests: FailureCapturingTestCase {
             assertNoWiringWarnings(test, file: file, line: line)
         }
         let test = makeTestContainer(base: makeAppContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
         test.popLayer()
         let line = #line + 1
         let failures = captureFailures { checkQuiet(test) }

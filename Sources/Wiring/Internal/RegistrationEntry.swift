@@ -20,6 +20,9 @@ package class RegistrationEntry: @unchecked Sendable {
         /// Stands in for a registration of an `Injectable` or `Provider` type; shared by all
         /// containers, each of which keeps its own instances.
         package var isImplicit = false
+        /// Returns a value made before it was registered (`register(_:instance:)`): what it gives
+        /// was not made by the container, so a leak check does not count it.
+        package var isReadyInstance = false
     }
 
     package let key: ServiceKey

@@ -18,7 +18,7 @@ final class TestFrameworkHookInstaller: NSObject, TestFrameworkHooks {
 package enum TestIdentification {
     private static let installed: Void = {
         XCTestRunObserver.install(duringXCTestTest: Test.current == nil && Thread.isMainThread)
-        RunningTests.install(identify: { current() }, fail: { fail(with: $0) })
+        RunningTests.install(identify: { current() }, record: { record($0, reportsOnly: $1) })
     }()
 
     /// The run of each Swift Testing test seen outside a `.testContainer` trait, by id: one
@@ -53,20 +53,42 @@ package enum TestIdentification {
         return XCTestRunObserver.shared.currentRun
     }
 
-    /// Fails the running test with `message`: at its declaration in Swift Testing.
-    /// - Returns: `false` when no test runs to fail.
-    private static func fail(with message: String) -> Bool {
+    /// Records `finding` as a failure of the running test, at the finding's site (else at the
+    /// test), if the calling task or thread is the test's own: the task Swift Testing runs the
+    /// test in (or one it created), or, in XCTest, the main thread while the test runs. From
+    /// anywhere else a failure would be attributed to no test, or to the next one.
+    /// - Returns: `false` when it is not recorded.
+    private static func record(_ finding: WiringWarning, reportsOnly: Bool) -> Bool {
+        let text = finding.description
         if let test = Test.current {
-            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+            let location = finding.site.flatMap(sourceLocation(of:)) ?? test.sourceLocation
+            Issue.record(Comment(rawValue: text), severity: reportsOnly ? .warning : .error, sourceLocation: location)
             return true
         }
-        guard let testCase = XCTestRunObserver.shared.currentTestCase else { return false }
-        // On the test case, with no file and line of this library's.
-        #if canImport(Darwin)
-        testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message))
-        #else
-        testCase.recordFailure(withDescription: message, inFile: testCase.name, atLine: 0, expected: true)
-        #endif
+        guard Thread.isMainThread, XCTestRunObserver.shared.currentRun != nil else { return false }
+        if reportsOnly {
+            RunEnd.printToStandardError("warning: \(text)")
+            return true
+        }
+        let file = finding.site?.fileID
+        let line = max(finding.site?.line ?? 0, 0)
+        if let testCase = XCTestRunObserver.shared.currentTestCase {
+            #if canImport(Darwin)
+            let context = XCTSourceCodeContext(location: file.map { XCTSourceCodeLocation(filePath: $0, lineNumber: line) })
+            testCase.record(XCTIssue(type: .assertionFailure, compactDescription: text, sourceCodeContext: context))
+            #else
+            testCase.recordFailure(withDescription: text, inFile: file ?? testCase.name, atLine: line, expected: true)
+            #endif
+        } else {
+            // The test running when the observer was added, whose case XCTest did not tell.
+            XCTFail(finding.site.map { "\($0): \(text)" } ?? text)
+        }
         return true
+    }
+
+    /// `site` as Swift Testing takes a location, if it names a file as `#fileID` does.
+    private static func sourceLocation(of site: RegistrationSite) -> SourceLocation? {
+        guard site.fileID.contains("/"), let fileName = site.fileID.split(separator: "/").last else { return nil }
+        return SourceLocation(fileID: site.fileID, filePath: String(fileName), line: max(site.line, 1), column: 1)
     }
 }

@@ -37,28 +37,43 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     /// The run of `testCase`, which is running: the observer may have been added during it, so
     /// after it started.
     func run(for testCase: XCTestCase) -> TestRun {
-        let (run, replaced) = running.withLock { running -> (TestRun, TestRun?) in
-            if let current = running, current.testCase?.value === testCase { return (current.run, nil) }
+        let (run, replaced, isNew) = running.withLock { running -> (TestRun, TestRun?, Bool) in
+            if let current = running, current.testCase?.value === testCase { return (current.run, nil, false) }
             if let current = running, current.testCase == nil {
                 // The test that was running when the observer was added: this one.
                 running = (UncheckedSendable(testCase), current.run)
-                return (current.run, nil)
+                return (current.run, nil, true)
             }
             let run = TestRun(name: testCase.name)
             defer { running = (UncheckedSendable(testCase), run) }
-            return (run, running?.run)
+            return (run, running?.run, true)
         }
         replaced?.end()
+        // The observer did not see this test start, so it has no teardown block for it yet, and
+        // the run may be the unnamed one of the test running when the observer was added.
+        if isNew {
+            run.rename(testCase.name)
+            Self.endScopeAtTeardown(of: testCase, run: run)
+        }
         return run
     }
 
     /// A test starts: it is the running one.
     func testCaseWillStart(_ testCase: XCTestCase) {
+        let run = TestRun(name: testCase.name)
         let replaced = running.withLock { running -> TestRun? in
-            defer { running = (UncheckedSendable(testCase), TestRun(name: testCase.name)) }
+            defer { running = (UncheckedSendable(testCase), run) }
             return running?.run
         }
         replaced?.end()
+        Self.endScopeAtTeardown(of: testCase, run: run)
+    }
+
+    /// Ends `run`'s scope in a teardown block of `testCase`: the last moment a failure is still
+    /// the test's, after the teardown blocks the test adds (they run last-added first) and before
+    /// its `tearDown()` methods. What is found later goes to the end of the run.
+    private static func endScopeAtTeardown(of testCase: XCTestCase, run: TestRun) {
+        testCase.addTeardownBlock { run.endScope() }
     }
 
     /// A test finished, its teardown included: it has ended.

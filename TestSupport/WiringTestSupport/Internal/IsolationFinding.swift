@@ -28,11 +28,30 @@ enum IsolationFinding: Sendable {
         }
     }
 
-    /// Fails the test concerned, or, when none can be, keeps the message for the end of the run.
+    /// Fails the test concerned (see ``FindingRouter``), or, when none can be, keeps the message
+    /// for the end of the run.
     func report() {
-        if !RunningTests.fail(testToFail, with: message) {
+        // A test that ended can no longer fail; the message names it.
+        guard let test = testToFail, !test.isEnded else {
             RunEnd.warn(message)
+            return
         }
+        FindingRouter.report(warning, culprit: test, owner: nil)
+    }
+
+    /// The short name of what was found: `shared-fallback`, `leaked-layer`, ….
+    var identifier: String {
+        switch self {
+        case .sharedFallback, .sharedFallbackOutsideTests: "shared-fallback"
+        case .sharedAssigned: "shared-assigned"
+        case .leakedLayer: "leaked-layer"
+        case .endedContainer: "ended-test-container"
+        }
+    }
+
+    /// The finding as a warning: the identifier, and the message after it.
+    var warning: WiringWarning {
+        WiringWarning(identifier: identifier, message: String(message.dropFirst(identifier.count + 2)))
     }
 
     /// What happened and why it matters, then, on a line of its own starting with `fix:`, what

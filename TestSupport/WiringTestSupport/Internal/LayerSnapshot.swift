@@ -57,7 +57,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
             var merged = baseRegistry.storage
             // A live-only registration answers only through a fake, or an override (below).
             for entry in liveOnly {
-                _ = merged.insert(fakes[entry.key] ?? Refusal.liveOnly(entry))
+                _ = merged.insert(fakes[entry.key] ?? Refusal.liveOnly(entry, noting: layers.last?.warningLog))
             }
             for layer in overrides.reversed() {
                 for entry in layer.registry.entries {
@@ -81,7 +81,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         if let found = base.lookup(key, in: resolution) {
             guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: cache) }
             if let fake = fakes?[key] { return Lookup(entry: fake, cache: cache, origin: Self.fakeOrigin) }
-            return Lookup(entry: Refusal.liveOnly(found.entry), cache: cache)
+            return Lookup(entry: Refusal.liveOnly(found.entry, noting: layers.last?.warningLog), cache: cache)
         }
         if let entry = fakes?[key] {
             return Lookup(entry: entry, cache: cache, origin: Self.fakeOrigin)

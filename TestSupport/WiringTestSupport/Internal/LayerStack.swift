@@ -85,14 +85,20 @@ final class LayerStack: Sendable {
     // MARK: Pushing and popping
 
     /// Pushes a new, empty layer on top of the pushed ones, noting the test that pushes it.
+    /// A layer still pushed when the test that pushed it ends fails that test.
     func push(_ name: String, at site: RegistrationSite? = nil) -> OverrideLayer {
+        let pusher = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         let layer = OverrideLayer(
             name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog,
-            pushedDuring: RunningTests.current, pushedAt: site)
+            pushedDuring: pusher, pushedAt: site)
         state.withLock { state in
             state.pushed.append(layer)
             state.revision += 1
             state.sentinel.watch(pushed: state.pushed)
+        }
+        pusher?.atScopeEnd { [weak self, weak layer] in
+            guard let self, let layer, self.state.withLock({ $0.pushed.contains { $0 === layer } }) else { return }
+            self.reportLeftPushed([layer])
         }
         return layer
     }
@@ -132,26 +138,26 @@ final class LayerStack: Sendable {
     /// it once that test ended is reported.
     func declareOwner(_ test: TestRun, madeBy maker: String) {
         state.withLock { $0.sentinel.owner = ContainerSentinel.Owner(test: test.name, maker: maker) }
+        root.warningLog.owner = test
+        test.atScopeEnd { [weak self] in self?.reportLayersLeftPushed() }
         let state = self.state
         test.whenEnded {
-            let pushed = state.withLock { state in
+            state.withLock { state in
                 state.sentinel.ownerHasEnded = true
                 state.sentinel.watch(pushed: state.pushed)
-                return state.pushed
             }
-            Self.warnOfLayersLeftPushed(pushed)
         }
     }
 
-    /// Keeps an `unbalanced-push` warning for the end of the run for each layer still pushed:
-    /// what a test container does when it is freed, or when the test it was made for ends.
-    func warnOfLayersLeftPushed() {
-        Self.warnOfLayersLeftPushed(state.withLock { $0.pushed })
+    /// Reports an `unbalanced-push` finding for each layer still pushed, to the test that pushed
+    /// it: what a test container does when it is freed, or when the test it was made for ends.
+    func reportLayersLeftPushed() {
+        reportLeftPushed(state.withLock { $0.pushed })
     }
 
-    private static func warnOfLayersLeftPushed(_ pushed: [OverrideLayer]) {
+    private func reportLeftPushed(_ pushed: [OverrideLayer]) {
         for layer in pushed {
-            RunEnd.warn(WiringWarning.unbalancedPush(layer).description)
+            root.warningLog.note(.unbalancedPush(layer), culprit: layer.pushedDuring)
         }
     }
 

@@ -3,10 +3,14 @@ import Wiring
 /// What a test container answers a key with instead of running its registration: a live-only
 /// one that no override or fake answers, or one a replaced module made. Resolving it throws.
 enum Refusal {
-    /// Stands in for `entry`, a live-only registration: resolving it throws `live-only`.
-    static func liveOnly(_ entry: RegistrationEntry) -> RegistrationEntry {
+    /// Stands in for `entry`, a live-only registration: resolving it throws `live-only`, and
+    /// notes the refusal in `log`, if given, as a finding that fails the running test even when
+    /// the code under test catches the error.
+    static func liveOnly(_ entry: RegistrationEntry, noting log: WarningLog? = nil) -> RegistrationEntry {
         refusing(entry) { path in
-            ResolutionError(key: entry.key, path: path, reason: .liveOnly, site: entry.site)
+            let error = ResolutionError(key: entry.key, path: path, reason: .liveOnly, site: entry.site)
+            log?.note(.liveOnly(error, site: nil))
+            return error
         }
     }
 

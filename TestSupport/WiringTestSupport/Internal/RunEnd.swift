@@ -55,10 +55,11 @@ package enum RunEnd {
                 printToStandardError("warning: Wiring could not write the coverage report to \(path): \(error)")
             }
         }
+        FindingRouter.runEnded()
         let kept = takeWarnings()
         guard !kept.isEmpty else { return }
-        let header = "Wiring isolation sentinel: \(kept.count) warning\(kept.count == 1 ? "" : "s") "
-            + "for code no running test could be failed for"
+        let header = "Wiring: \(kept.count) finding\(kept.count == 1 ? "" : "s") "
+            + "no running test could be failed for"
         printToStandardError(([header] + kept.map { "warning: \($0)" }).joined(separator: "\n"))
         guard isStrict else { return }
         printToStandardError("error: \(strictVariable)=1, so these warnings fail the run")
@@ -72,7 +73,7 @@ package enum RunEnd {
     }
 
     /// Prints `text` and a newline to standard error.
-    static func printToStandardError(_ text: String) {
+    package static func printToStandardError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

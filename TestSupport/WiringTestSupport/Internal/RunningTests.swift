@@ -23,6 +23,12 @@ package enum RunningTests {
     /// Tells the test running in the calling task or thread, if any.
     package typealias Identify = @Sendable () -> TestRun?
 
+    /// Records a finding as a failure (or, report-only, a warning) of the test running in the
+    /// calling task or thread, at the finding's site: `false` when the calling task or thread
+    /// is not that test's own (a detached task, another queue, a test that finished), where a
+    /// failure would be attributed to no test or to the next one.
+    package typealias Record = @Sendable (_ finding: WiringWarning, _ reportsOnly: Bool) -> Bool
+
     private static let hooks = LockedState(Hooks(), rank: .runningTests)
 
     private struct Hooks {
@@ -30,7 +36,7 @@ package enum RunningTests {
         /// Where each live layer stack keeps its copy of `identify`, by layer stack: a recorded
         /// resolve reads it under the lock it takes anyway, instead of taking this one.
         var copies: [ObjectIdentifier: LockedState<LayerStack.State>] = [:]
-        var fail: (@Sendable (String) -> Bool)?
+        var record: Record?
         /// Tests that own a test container and have not ended, by identity.
         var owning: [ObjectIdentifier: TestRun] = [:]
     }
@@ -38,13 +44,11 @@ package enum RunningTests {
     /// Installs how to tell the running test and how to fail it; the helper modules do, once.
     /// - Parameters:
     ///   - identify: The test running in the calling task or thread, if any.
-    ///   - fail: Fails the running test with a message; `false` when no test runs to fail.
-    package static func install(
-        identify: @escaping @Sendable () -> TestRun?, fail: @escaping @Sendable (String) -> Bool
-    ) {
+    ///   - record: Fails the running test with a finding, from the test's own task or thread.
+    package static func install(identify: @escaping Identify, record: @escaping Record) {
         hooks.withLock { hooks in
             hooks.identify = identify
-            hooks.fail = fail
+            hooks.record = record
             for copy in hooks.copies.values { copy.withLock { $0.identify = identify } }
         }
     }
@@ -84,11 +88,12 @@ package enum RunningTests {
         return identify()
     }
 
-    /// Fails `test`, the test running in this task or thread, with `message`.
-    /// - Returns: `false` when it cannot: no test is known, or it has ended.
-    static func fail(_ test: TestRun?, with message: String) -> Bool {
-        guard let test, !test.isEnded, let fail = hooks.withLock({ $0.fail }) else { return false }
-        return fail(message)
+    /// Records `finding` as a failure of the test running in this task or thread, now.
+    /// - Returns: `false` when it cannot: no helper module is linked, or this task or thread is
+    ///   not the running test's own.
+    static func recordNow(_ finding: WiringWarning, reportsOnly: Bool) -> Bool {
+        guard let record = hooks.withLock({ $0.record }) else { return false }
+        return record(finding, reportsOnly)
     }
 
     /// Notes that `test` owns a test container, made for it alone.

@@ -132,6 +132,12 @@ final class StepLog: @unchecked Sendable {
 
         var recorded: Recorded { Recorded(steps: steps, kept: kept, failures: failures) }
 
+        /// Whether `step`'s registration hands out a value made before it was registered, which
+        /// the test container did not make.
+        func makesNothing(_ step: Step) -> Bool {
+            step.entryIndex >= 0 && kept[step.entryIndex].options.isReadyInstance
+        }
+
         mutating func endSummarized() -> (isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?, hasMade: Bool) {
             // Left open only by a failure; emptying costs a call into the standard library.
             if !open.isEmpty { open.removeAll(keepingCapacity: true) }
@@ -199,7 +205,9 @@ final class StepLog: @unchecked Sendable {
                 return
             }
             guard let (object, objectType) = StepLog.identity(of: instance) else { return }
-            if collectsMade, outcome == .created, let made = StepLog.object(in: instance) { self.made.append((made, step)) }
+            if collectsMade, outcome == .created, !makesNothing(steps[step]), let made = StepLog.object(in: instance) {
+                self.made.append((made, step))
+            }
             steps[step].objectType = objectType
             steps[step].object = object
             let address = UInt(bitPattern: objectType)

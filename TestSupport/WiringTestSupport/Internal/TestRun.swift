@@ -20,6 +20,23 @@ package final class TestRun: Sendable, CustomStringConvertible {
         var reportedSharedFallback = false
         /// Run once when the test ends: what containers made for it do then.
         var whenEnded: [@Sendable () -> Void] = []
+        /// Run once when the test's scope ends, on the test's own task or thread: checks that
+        /// may find something to fail the test for (a layer it left pushed).
+        var atScopeEnd: [@Sendable () -> Void] = []
+        /// Whether the test's scope ended: findings noticed from now on go to the end of the run.
+        var scopeHasEnded = false
+        /// Findings noticed away from the test's own task or thread, to record when its scope ends.
+        var pending: [PendingFinding] = []
+        /// The findings this test was told of, each once.
+        var reported: Set<WiringWarning> = []
+        /// What the test allows, as a `.wiringFindings` trait declared it.
+        var findingPolicy = WiringFindings.failTests
+    }
+
+    /// A finding waiting for the end of the test's scope, and how to report it.
+    struct PendingFinding: Sendable {
+        let finding: WiringWarning
+        let reportsOnly: Bool
     }
 
     /// A test named `name`, running.
@@ -40,6 +57,75 @@ package final class TestRun: Sendable, CustomStringConvertible {
         state.withLock { $0.isEnded }
     }
 
+    /// What the test allows, as a `.wiringFindings` trait declared it.
+    package var findingPolicy: WiringFindings {
+        get { state.withLock { $0.findingPolicy } }
+        set { state.withLock { $0.findingPolicy = $0.findingPolicy.merging(newValue) } }
+    }
+
+    /// Notes that the test is told of `finding`: `false` when it was told before.
+    func noteReported(_ finding: WiringWarning) -> Bool {
+        state.withLock { $0.reported.insert(finding).inserted }
+    }
+
+    /// Keeps `finding` for the end of the test's scope: `false` when that has passed.
+    func queue(_ finding: WiringWarning, reportsOnly: Bool) -> Bool {
+        state.withLock { state in
+            guard !state.scopeHasEnded else { return false }
+            state.pending.append(PendingFinding(finding: finding, reportsOnly: reportsOnly))
+            return true
+        }
+    }
+
+    /// Runs `check` when the test's scope ends, on the test's own task or thread.
+    func atScopeEnd(_ check: @escaping @Sendable () -> Void) {
+        let hasEnded = state.withLock { state in
+            if !state.scopeHasEnded { state.atScopeEnd.append(check) }
+            return state.scopeHasEnded
+        }
+        if hasEnded { check() }
+    }
+
+    /// Records the findings kept for this test, if the calling task or thread is the test's
+    /// own; keeps those it cannot record.
+    package func recordPendingFindings() {
+        guard RunningTests.current === self else { return }
+        let pending = state.withLock { state in
+            defer { state.pending = [] }
+            return state.pending
+        }
+        let unrecorded = pending.filter { !RunningTests.recordNow($0.finding, reportsOnly: $0.reportsOnly) }
+        guard !unrecorded.isEmpty else { return }
+        state.withLock { $0.pending = unrecorded + $0.pending }
+    }
+
+    /// Ends the test's scope, on its own task or thread: the trait's end, the XCTest teardown.
+    /// Runs the checks waiting for it, records every finding kept for the test, and sends what
+    /// cannot be recorded, or is noticed later, to the end of the run.
+    package func endScope() {
+        runScopeEndChecks()
+        recordPendingFindings()
+        closeScope()
+    }
+
+    private func runScopeEndChecks() {
+        let checks = state.withLock { state in
+            defer { state.atScopeEnd = [] }
+            return state.atScopeEnd
+        }
+        for check in checks { check() }
+    }
+
+    /// Marks the scope ended, sending what is still kept to the end of the run.
+    func closeScope() {
+        let left = state.withLock { state in
+            state.scopeHasEnded = true
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for pending in left { FindingRouter.keepForRunEnd(pending.finding, of: self) }
+    }
+
     /// Marks the test as ended, once, and runs what was waiting for it.
     package func end() {
         let actions = state.withLock { state -> [@Sendable () -> Void] in
@@ -49,6 +135,9 @@ package final class TestRun: Sendable, CustomStringConvertible {
             return state.whenEnded
         }
         for action in actions { action() }
+        // A test whose scope no helper ended: what its checks find can no longer fail it.
+        runScopeEndChecks()
+        closeScope()
         RunningTests.ended(self)
     }
 

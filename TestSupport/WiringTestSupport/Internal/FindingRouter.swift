@@ -1,0 +1,58 @@
+import Wiring
+
+/// Sends each finding to the test it fails: now, when it is noticed on the test's own task or
+/// thread; when the test's scope ends, when it is noticed elsewhere (a detached task, another
+/// queue); at the end of the run, naming the test, when it arrives after that.
+///
+/// Swift Testing attributes `Issue.record` from a detached task or another queue to no test, and
+/// a late `XCTFail` lands on the next test: only the test's own task or thread records, and the
+/// end of its scope (the `.testContainer` trait's end, XCTest's teardown) records what others
+/// noticed for it.
+package enum FindingRouter {
+    /// Set while Wiring's own probes (`verifyWiring`, the manifest, `assertScope`, `explain`)
+    /// resolve: what they meet they report themselves.
+    @TaskLocal package static var isProbing = false
+
+    /// Reports `finding`, noticed by a test container whose owner (the test it was made in, or
+    /// for) is `owner` and whose own policy is `policy`. It fails `culprit`, the test known to
+    /// have made it (the one that pushed a layer it left pushed), if given; else the running
+    /// test, if one is known; else `owner`; else nobody, and it is kept for the end of the run.
+    static func report(
+        _ finding: WiringWarning, culprit: TestRun? = nil, owner: TestRun?, policy: WiringFindings = .failTests
+    ) {
+        guard !isProbing else { return }
+        let running = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
+        guard let test = culprit ?? running ?? owner else {
+            RunEnd.warn(finding.description)
+            return
+        }
+        let policy = policy.merging(test.findingPolicy).merging(WiringFindings.bound).merging(.environment)
+        guard !policy.allows(finding.identifier), test.noteReported(finding) else { return }
+        if test === running, RunningTests.recordNow(finding, reportsOnly: policy.reportsOnly) { return }
+        if test.queue(finding, reportsOnly: policy.reportsOnly) {
+            waiting.withLock { $0[ObjectIdentifier(test)] = test }
+            return
+        }
+        keepForRunEnd(finding, of: test)
+    }
+
+    /// Tests with findings kept for the end of their scope: a Swift Testing test without the
+    /// `.testContainer` trait has no end Wiring sees, so what it still keeps when the run ends
+    /// goes to the summary.
+    private static let waiting = LockedState<[ObjectIdentifier: TestRun]>([:])
+
+    /// Sends every finding still kept for a test to the summary at the end of the run.
+    static func runEnded() {
+        let tests = waiting.withLock { waiting in
+            defer { waiting = [:] }
+            return Array(waiting.values)
+        }
+        for test in tests { test.closeScope() }
+    }
+
+    /// Keeps `finding` of `test`, which can no longer be failed, for the summary at the end of
+    /// the run.
+    static func keepForRunEnd(_ finding: WiringWarning, of test: TestRun) {
+        RunEnd.warn("\(finding.description)\n  (noticed for \(test.name) after it ended, so it failed no test)")
+    }
+}
