@@ -201,12 +201,12 @@ public final class TestContainer: Resolver, Sendable {
     /// Pushes a new, empty layer: overrides go into it, and instances made while it is on top
     /// stay in it.
     ///
-    /// Pop it where it is pushed: a layer still pushed when the test container is freed, or when
-    /// the test it was made for ends, is an `unbalanced-push` warning at the end of the run,
-    /// naming the layer and this call.
+    /// Pop it where it is pushed: a layer still pushed when the test that pushed it ends (or the
+    /// test container is freed) is an `unbalanced-push` finding, which fails that test at this
+    /// call (see ``WiringFindings``).
     /// - Parameters:
     ///   - name: Shown in traces and reports.
-    ///   - file: Where the layer is pushed, for the `unbalanced-push` warning; leave the default.
+    ///   - file: Where the layer is pushed, for the `unbalanced-push` finding; leave the default.
     ///   - line: The line it is pushed at; leave the default.
     /// - Returns: The layer, to add overrides to directly.
     @discardableResult

@@ -125,16 +125,16 @@ extension WiringWarning {
             key: replaced.key, site: replaced.winner.site)
     }
 
-    /// `layer` was still pushed when its test container was freed, or when the test the
-    /// container was made for ended.
+    /// `layer` was still pushed when the test that pushed it ended, when its test container was
+    /// freed, or when the test the container was made for ended.
     static func unbalancedPush(_ layer: OverrideLayer) -> WiringWarning {
         let site = layer.pushedAt.map { " at \($0)" } ?? ""
         let during = layer.pushedDuring.map { " during \($0.name)" } ?? ""
         return WiringWarning(
             identifier: "unbalanced-push",
             message: """
-                layer "\(layer.name)", pushed\(site)\(during), was never popped: its TestContainer was freed, or the test \
-                it was made for ended, with the layer still pushed
+                layer "\(layer.name)", pushed\(site)\(during), was never popped: the test that pushed it ended, or its \
+                TestContainer was freed, with the layer still pushed
                   fix: pop every layer where it is pushed (`defer { test.popLayer() }`), or use \
                 `test.withOverrides({ layer in … }) { … }`, which removes its layer itself; in XCTest, \
                 `pushLayer(_:on:)` pops it at teardown

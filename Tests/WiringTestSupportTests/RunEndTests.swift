@@ -142,7 +142,7 @@ struct RunEndTests {
 
         #expect(outcome.sentinelWarnings.hasSuffix("""
             warning: unbalanced-push: layer "offline", pushed at AppTests/OfflineTests.swift:12, was never popped: \
-            its TestContainer was freed, or the test it was made for ended, with the layer still pushed
+            the test that pushed it ended, or its TestContainer was freed, with the layer still pushed
               fix: pop every layer where it is pushed (`defer { test.popLayer() }`), or use \
             `test.withOverrides({ layer in … }) { … }`, which removes its layer itself; in XCTest, `pushLayer(_:on:)` \
             pops it at teardown

@@ -49,10 +49,13 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
             return (run, running?.run, true)
         }
         replaced?.end()
-        // The observer did not see this test start, so it has no teardown block for it yet, and
-        // the run may be the unnamed one of the test running when the observer was added.
+        // The observer did not see this test start: the run may be the unnamed one of the test
+        // running when the observer was added, and has no teardown block yet. Teardown blocks the
+        // test added before now run before the one added now, and may pop the layers it pushed so
+        // far: checking those waits for the test's end.
         if isNew {
             run.rename(testCase.name)
+            run.postponeScopeEndChecks()
             Self.endScopeAtTeardown(of: testCase, run: run)
         }
         return run

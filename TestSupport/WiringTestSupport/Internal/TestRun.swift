@@ -86,6 +86,17 @@ package final class TestRun: Sendable, CustomStringConvertible {
         if hasEnded { check() }
     }
 
+    /// Moves the checks waiting for the end of the test's scope to the test's end: for a test
+    /// whose scope end is set up late (a teardown block added after the test's own, which runs
+    /// before them and so before they pop what was pushed so far). What they find then can no
+    /// longer fail the test, but goes to the end of the run; nothing is reported early.
+    package func postponeScopeEndChecks() {
+        state.withLock { state in
+            state.whenEnded += state.atScopeEnd
+            state.atScopeEnd = []
+        }
+    }
+
     /// Records the findings kept for this test, if the calling task or thread is the test's
     /// own; keeps those it cannot record.
     package func recordPendingFindings() {
