@@ -42,7 +42,8 @@ extension TestContainer {
     public func unusedRegistrations() -> [UnusedRegistration] {
         let used = traces.withHistory { $0.used }
         return layers.visibleRegistrations(includingParents: true)
-            .filter { !used.contains($0.entry.id) }
+            // A registration a replaced module made is hidden, not an override anyone forgot.
+            .filter { !used.contains($0.entry.id) && !$0.entry.options.isRefusal }
             .map { UnusedRegistration(key: $0.entry.key, site: $0.entry.site, layer: layers.layerName(of: $0)) }
     }
 

@@ -57,10 +57,12 @@ extension TestContainer {
     private func manifest(from findings: WiringVerifier.Findings) -> WiringManifest {
         let registered = Set(findings.registrations.map(\.entry.key))
         let unchecked = Set(findings.report.unchecked)
+        let liveOnly = Set(findings.report.liveOnly)
         let graph = findings.graph
 
         /// How far the check got with `key`.
         func check(of key: ServiceKey) -> WiringManifest.Entry.Check {
+            if liveOnly.contains(key) { return .liveOnly }
             if unchecked.contains(key) { return .unchecked }
             return graph.failed.contains(key) ? .failed : .built
         }

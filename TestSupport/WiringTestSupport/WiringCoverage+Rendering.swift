@@ -57,7 +57,8 @@ extension WiringCoverage {
         func object(_ entry: Entry, withKind: Bool) -> String {
             let kind = withKind ? "\"kind\": \(Self.json(entry.kind.rawValue)), " : ""
             return "{ \(kind)\"key\": \(Self.json(entry.key)), \"scope\": \(Self.json(entry.scope)), "
-                + "\"file\": \(Self.json(entry.site.fileID)), \"line\": \(entry.site.line), \"tests\": \(entry.testCount) }"
+                + "\"file\": \(Self.json(entry.site.fileID)), \"line\": \(entry.site.line), \"tests\": \(entry.testCount)"
+                + (entry.refusedTestCount == 0 ? "" : ", \"refused\": \(entry.refusedTestCount)") + " }"
         }
         func array(_ entries: [Entry], withKind: Bool) -> String {
             guard !entries.isEmpty else { return "[]" }

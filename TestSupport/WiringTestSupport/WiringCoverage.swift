@@ -41,20 +41,27 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
         public let site: RegistrationSite
         /// How many tests resolved it.
         public let testCount: Int
+        /// How many tests a test container refused it in, a live-only registration nothing
+        /// overrode or faked: reached, but never run, so not counted in ``testCount``.
+        public let refusedTestCount: Int
 
         /// An entry; the test support makes them.
-        init(kind: Kind, key: String, scope: String, site: RegistrationSite, testCount: Int) {
+        init(kind: Kind, key: String, scope: String, site: RegistrationSite, testCount: Int, refusedTestCount: Int = 0) {
             self.kind = kind
             self.key = key
             self.scope = scope
             self.site = site
             self.testCount = testCount
+            self.refusedTestCount = refusedTestCount
         }
 
-        /// `Network [.container] at App/Setup.swift:12`, after `override ` or `fake ` for a double.
+        /// `Network [.container] at App/Setup.swift:12`, after `override ` or `fake ` for a double;
+        /// ` (live-only, refused in 2 tests)` after one a test container refused.
         public var description: String {
             let prefix = kind == .registration ? "" : "\(kind.rawValue) "
-            return "\(prefix)\(key) [\(scope)] at \(site)"
+            let refused = refusedTestCount == 0
+                ? "" : " (live-only, refused in \(WiringReport.count(refusedTestCount, "test")))"
+            return "\(prefix)\(key) [\(scope)] at \(site)\(refused)"
         }
 
         /// The order of reports: by file, line, key, then kind.
@@ -140,17 +147,18 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
             let key: String
             let site: RegistrationSite
         }
-        var merged: [Identity: (scopes: Set<String>, tests: Int)] = [:]
+        var merged: [Identity: (scopes: Set<String>, tests: Int, refused: Int)] = [:]
         for entry in registrations + doubles + other.registrations + other.doubles {
             let identity = Identity(kind: entry.kind, key: entry.key, site: entry.site)
             let scopes = entry.scope.split(separator: ", ").map(String.init)
-            merged[identity, default: ([], 0)].scopes.formUnion(scopes)
-            merged[identity, default: ([], 0)].tests += entry.testCount
+            merged[identity, default: ([], 0, 0)].scopes.formUnion(scopes)
+            merged[identity, default: ([], 0, 0)].tests += entry.testCount
+            merged[identity, default: ([], 0, 0)].refused += entry.refusedTestCount
         }
         let entries = merged.map { identity, tally in
             Entry(
                 kind: identity.kind, key: identity.key, scope: tally.scopes.sorted().joined(separator: ", "),
-                site: identity.site, testCount: tally.tests)
+                site: identity.site, testCount: tally.tests, refusedTestCount: tally.refused)
         }
         return WiringCoverage(entries: entries, testCount: testCount + other.testCount)
     }

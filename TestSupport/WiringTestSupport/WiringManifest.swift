@@ -54,6 +54,9 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
             /// It was not built (runtime arguments without a sample, a factory that must be
             /// awaited): its needs are only those its autowired initializer declares.
             case unchecked
+            /// A live-only registration (`.liveOnly()`) nothing in the test container overrides or
+            /// fakes: by design never run, so not built, yet no gap in the check.
+            case liveOnly
         }
 
         /// The key it answers.
@@ -88,6 +91,7 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
             case .built: break
             case .failed: markers.append("failed")
             case .unchecked: markers.append("unchecked")
+            case .liveOnly: markers.append("live-only, not run")
             }
             let at = file.map { " at \($0)" } ?? ""
             return ["\(key) [\(scope)]\(at)\(WiringManifest.marked(markers))"] + needs.map { "  needs \($0)" }
@@ -159,6 +163,7 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
         var header = "Wiring manifest: " + WiringReport.count(entries.count - implicit, "registration")
         if implicit > 0 { header += ", " + WiringReport.count(implicit, "implicit type") }
         header += ", \(WiringReport.count(problems.count, "problem")), \(report.unchecked.count) unchecked"
+        if !report.liveOnly.isEmpty { header += ", \(report.liveOnly.count) live-only not run" }
         var sections = [header]
         if !entries.isEmpty { sections.append(entries.flatMap(\.lines).joined(separator: "\n")) }
         sections += problems.map { Self.withoutLineNumbers($0.description) }

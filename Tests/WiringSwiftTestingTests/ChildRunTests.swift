@@ -205,6 +205,19 @@ struct ChildRunTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func inXCTestTheSentinelNamesTheFirstTestToUseTheHelpers() throws {
+        let outcome = try runXCTest("FirstTestChildXCTests", case: "xctest-first-test")
+
+        let test1 = "FirstTestChildXCTests.test1KeepsItsContainer"
+        let test2 = "FirstTestChildXCTests.test2ResolvesTheKeptContainer"
+        #expect(outcome.output.contains("Executed 2 tests, with 1 failure"), "\(outcome)")
+        #expect(outcome.output.contains("""
+            \(test2) : ended-test-container: the test container `makeTestContainer(base:)` made for \(test1) was \
+            resolved from after \(test1) ended, during \(test2)
+            """), "\(outcome)")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func inXCTestALayerLeftPushedIsCaughtWhenTheTestsRunAloneWithoutHelpers() throws {
         let outcome = try runXCTest("LeakedLayerChildXCTests", case: "xctest-leaked-layer")
 

@@ -85,3 +85,21 @@ final class LeakedLayerChildXCTests: XCTestCase {
         _ = try Self.shared.withLock { $0 }?.resolve(Cart.self)
     }
 }
+
+/// The first test of the process to use a helper keeps its container for the next: the
+/// sentinel names it, though XCTest told no observer when it started.
+final class FirstTestChildXCTests: XCTestCase {
+    private static let kept = Locked<TestContainer?>(nil)
+
+    override func setUpWithError() throws {
+        guard ChildProcess.requestedCase == "xctest-first-test" else { throw XCTSkip("runs only in a child process") }
+    }
+
+    func test1KeepsItsContainer() throws {
+        Self.kept.withLock { $0 = makeTestContainer(base: makeCoverageApp()) }
+    }
+
+    func test2ResolvesTheKeptContainer() throws {
+        _ = try Self.kept.withLock { $0 }?.resolve(Cart.self)
+    }
+}

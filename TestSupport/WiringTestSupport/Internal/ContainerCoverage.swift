@@ -33,7 +33,8 @@ final class ContainerCoverage: Sendable {
             record.note(found.entry, as: .registration)
         }
         for layer in layers.ownLayers {
-            for found in layer.overrides.visibleRegistrations(includingParents: false) {
+            // What hides a replaced module's registration is no double a test made.
+            for found in layer.overrides.visibleRegistrations(includingParents: false) where !found.entry.options.isRefusal {
                 record.note(found.entry, as: .override)
             }
         }

@@ -117,10 +117,13 @@ package enum CoverageFile {
             let file: String
             let line: Int
             let tests: Int
+            /// Written only where a test container refused the registration.
+            let refused: Int?
 
             func entry(kind: WiringCoverage.Entry.Kind) -> WiringCoverage.Entry {
                 WiringCoverage.Entry(
-                    kind: kind, key: key, scope: scope, site: RegistrationSite(fileID: file, line: line), testCount: tests)
+                    kind: kind, key: key, scope: scope, site: RegistrationSite(fileID: file, line: line), testCount: tests,
+                    refusedTestCount: refused ?? 0)
             }
         }
 

@@ -16,6 +16,8 @@ struct CoverageRecord: Sendable {
     struct Tally: Sendable {
         var scopes: Set<Scope> = []
         var tests: Set<String> = []
+        /// The tests a test container refused the registration in (live-only).
+        var refusedIn: Set<String> = []
     }
 
     private(set) var items: [Item: Tally] = [:]
@@ -35,13 +37,23 @@ struct CoverageRecord: Sendable {
     }
 
     /// Adds up `other`: the tests of each item together.
+    /// Counts `entry`, a live-only registration a test container refused, for `test`: reached,
+    /// but not resolved.
+    mutating func noteRefused(_ entry: RegistrationEntry, by test: String) {
+        let item = Item(kind: .registration, key: entry.key, site: entry.site)
+        items[item, default: Tally()].scopes.insert(entry.scope)
+        items[item, default: Tally()].refusedIn.insert(test)
+    }
+
     mutating func merge(_ other: CoverageRecord) {
         if items.isEmpty {
             items = other.items
             return
         }
         items.merge(other.items) { mine, theirs in
-            Tally(scopes: mine.scopes.union(theirs.scopes), tests: mine.tests.union(theirs.tests))
+            Tally(
+                scopes: mine.scopes.union(theirs.scopes), tests: mine.tests.union(theirs.tests),
+                refusedIn: mine.refusedIn.union(theirs.refusedIn))
         }
     }
 
@@ -51,7 +63,7 @@ struct CoverageRecord: Sendable {
             WiringCoverage.Entry(
                 kind: item.kind, key: item.key.description,
                 scope: tally.scopes.map(\.description).sorted().joined(separator: ", "),
-                site: item.site, testCount: tally.tests.count)
+                site: item.site, testCount: tally.tests.count, refusedTestCount: tally.refusedIn.count)
         }
         let tests = items.values.reduce(into: Set<String>()) { $0.formUnion($1.tests) }
         return WiringCoverage(entries: entries, testCount: tests.count)

@@ -55,6 +55,10 @@ extension StepLog {
         let recorded = recorded
         for step in recorded.steps where !newlyUsed.isEmpty {
             guard let entry = recorded.entry(of: step), newlyUsed.remove(entry.id) != nil else { continue }
+            if entry.options.isRefusal, entry.options.isLiveOnly {
+                history.coverage.noteRefused(entry, by: name)
+                continue
+            }
             switch Recorded.source(of: step, entry, in: snapshot) {
             case .registration: history.coverage.noteResolved(entry, as: .registration, by: name)
             case .override, .module: history.coverage.noteResolved(entry, as: .override, by: name)
