@@ -130,6 +130,23 @@ public struct AsyncResolver: Sendable {
             source: start.source, below: start.path, owner: start.owner, key, as: serviceType, arguments: repeat each arguments)
     }
 
+    /// Runs `body` isolated to `actor`, with a synchronous resolver that continues this
+    /// factory's resolution, as a main-actor factory runs on the main actor: what a test double
+    /// made in an actor's isolation does when it is awaited.
+    /// - Throws: What `body` throws; `requires-await` when this resolver is not a running
+    ///   factory's (a synchronous resolver would have no resolution to continue).
+    nonisolated(nonsending)
+    package func withSynchronousResolver<Result>(
+        isolatedTo actor: any Actor, _ body: @escaping @Sendable (any Resolver) throws -> Result
+    ) async throws -> Result {
+        guard let resolution, case .taken = resolution.takeAsyncTurn(turn) else { throw NeedsAwait(isMainActor: false) }
+        defer { resolution.endAsyncTurn(turn) }
+        let running = UncheckedSendable(resolution)
+        return try await actor.runIsolated {
+            try ResolutionThread.withAsyncResolution(running.value) { UncheckedSendable(try body(running.value.resolver)) }
+        }.value
+    }
+
     /// The async factory running in this task, if any: what a top-level async call started from
     /// inside it continues.
     @TaskLocal static var runningFactory: RunningFactory?
@@ -155,4 +172,11 @@ final class FactoryAncestors: Sendable {
 /// What a synchronous resolve throws when it meets a factory that must be awaited.
 struct NeedsAwait: Error {
     let isMainActor: Bool
+}
+
+extension Actor {
+    /// Runs `body` isolated to this actor.
+    fileprivate func runIsolated<Result: Sendable>(_ body: @Sendable () throws -> Result) rethrows -> Result {
+        try body()
+    }
 }

@@ -48,12 +48,11 @@ public final class Fakes: Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         make: @escaping () throws -> Service
     ) -> Registration<Service> {
-        // The test vouches for what `make` captures (see above); the container stores only
-        // `@Sendable` factories.
-        let fake = UncheckedSendable(make)
-        return container.register(serviceType, name: name, file: file, line: line) { _ in try fake.value() }
+        IsolatedDouble.register(
+            serviceType, name: name, file: file, line: line, isolation: isolation, in: container, factory: { _ in try make() })
     }
 
     package var registry: Registry { container.registry }

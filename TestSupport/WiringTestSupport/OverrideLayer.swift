@@ -79,16 +79,13 @@ public final class OverrideLayer: Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        // The test vouches for what the factory captures (see above); the container stores only
-        // `@Sendable` factories.
         noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
-        let double = UncheckedSendable(factory)
         return keepingScope(
-            overrides.register(serviceType, name: name, file: file, line: line) { resolver in
-                try double.value(resolver)
-            })
+            IsolatedDouble.register(
+                serviceType, name: name, file: file, line: line, isolation: isolation, in: overrides, factory: factory))
     }
 
     /// Replaces a registration that takes runtime arguments. As for an override without
@@ -99,18 +96,15 @@ public final class OverrideLayer: Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
         noteIfNothingAnswers(
             ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self), as: serviceType,
             at: RegistrationSite(file, line))
-        let double = UncheckedSendableFactory(factory)
-        // A local function: a closure literal cannot take a parameter pack, and the partial
-        // application of a method on the box crashes the compiler (Swift 6.3.1).
-        @Sendable func make(_ resolver: any Resolver, _ arguments: repeat each Argument) throws -> Service {
-            try double.body(resolver, repeat each arguments)
-        }
-        return keepingScope(overrides.register(serviceType, name: name, file: file, line: line, factory: make))
+        return keepingScope(
+            IsolatedDouble.register(
+                serviceType, name: name, file: file, line: line, isolation: isolation, in: overrides, factory: factory))
     }
 
     /// Replaces the registration of a type (and name) with a ready double, while this layer is

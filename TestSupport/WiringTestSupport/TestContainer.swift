@@ -73,10 +73,11 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
         OverrideLayer.$isRegistering.withValue(true) {
-            layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+            layers.root.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
         }
     }
 
@@ -87,10 +88,11 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
         OverrideLayer.$isRegistering.withValue(true) {
-            layers.root.override(serviceType, name: name, file: file, line: line, factory: factory)
+            layers.root.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
         }
     }
 
@@ -134,9 +136,10 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        layers.topLayer.override(serviceType, name: name, file: file, line: line, factory: factory)
+        layers.topLayer.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
     }
 
     /// Replaces a registration that takes runtime arguments, in the top layer. As for an
@@ -147,9 +150,10 @@ public final class TestContainer: Resolver, Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        layers.topLayer.override(serviceType, name: name, file: file, line: line, factory: factory)
+        layers.topLayer.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
     }
 
     /// Replaces a registration in the top layer with a ready double, which every resolution

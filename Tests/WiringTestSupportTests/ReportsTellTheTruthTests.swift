@@ -35,7 +35,7 @@ private struct RFakeNetworkModule: Module {
     @Test func coverageTellsARefusedLiveOnlyRegistrationFromAResolvedOne() throws {
         let refusing = TestContainer(base: makeFindingsApp())
         refusing.wiringFindings(.allow("live-only"))
-        try RunningTests.$bound.withValue(TestRun(name: "AppTests.RefusedTests/refused()")) {
+        RunningTests.$bound.withValue(TestRun(name: "AppTests.RefusedTests/refused()")) {
             _ = try? refusing.resolve(PayDesk.self)
         }
         let overriding = TestContainer(base: makeFindingsApp())
