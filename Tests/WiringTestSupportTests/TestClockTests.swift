@@ -3,12 +3,12 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// TestClock: time moves only when the test advances it; sleepers wake in deadline order, ties in
-// the order they went to sleep; a cancelled sleeper throws at once and leaves the others be.
+// WiringTestClock: time moves only when the test advances it; sleepers wake in deadline order, ties
+// in the order they went to sleep; a cancelled sleeper throws at once and leaves the others be.
 
 @Suite(.timeLimit(.minutes(1))) struct TestClockTests {
     @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
         await clock.waitForSleepers(1)
 
@@ -21,7 +21,7 @@ import WiringTestSupport
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test func sleepersWakeInDeadlineOrderAndTiesInTheOrderTheyWentToSleep() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let woken = Collected<String>()
         // One serial executor runs every sleeper, so they run in the order the clock resumes them.
         let serial = SerialTaskExecutor()
@@ -41,7 +41,7 @@ import WiringTestSupport
     }
 
     @Test func advancingPartwayWakesOnlyTheSleepersThatAreDue() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let woken = Collected<Int>()
         var sleepers: [Int: Task<Void, any Error>] = [:]
         for seconds in [1, 2, 3] {
@@ -65,7 +65,7 @@ import WiringTestSupport
     }
 
     @Test func aCancelledSleeperThrowsAtOnceAndLeavesTheOthersAsleep() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let first = Task { try await clock.sleep(for: .seconds(1)) }
         await clock.waitForSleepers(1)
         let cancelled = Task { try await clock.sleep(for: .seconds(1)) }
@@ -77,7 +77,7 @@ import WiringTestSupport
         // No time passes, and it throws all the same.
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(clock.sleeperCount == 2)
-        #expect(clock.now == TestClock.Instant())
+        #expect(clock.now == WiringTestClock.Instant())
 
         await clock.advance(by: .seconds(1))
         try await first.value
@@ -88,7 +88,7 @@ import WiringTestSupport
     }
 
     @Test func aTaskCancelledBeforeItSleepsThrowsWithoutSleeping() async {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         await withThrowingTaskGroup(of: Void.self) { group in
             group.cancelAll()
             group.addTask { try await clock.sleep(for: .seconds(1)) }
@@ -104,7 +104,7 @@ import WiringTestSupport
         // Cancelling and waking race: each sleeper either wakes or throws, once (a continuation
         // resumed twice would trap), and none is left behind. A sleeper that goes to sleep after
         // the clock passed its deadline returns at once.
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let sleepers = (0..<200).map { index in
             Task { try await clock.sleep(until: .init(offset: .milliseconds(index % 7 + 1))) }
         }
@@ -129,13 +129,13 @@ import WiringTestSupport
     }
 
     @Test func nowMovesByExactlyWhatWasAdvanced() async {
-        let clock = TestClock()
-        #expect(clock.now == TestClock.Instant(offset: .zero))
+        let clock = WiringTestClock()
+        #expect(clock.now == WiringTestClock.Instant(offset: .zero))
         #expect(clock.minimumResolution == .zero)
 
         await clock.advance(by: .milliseconds(250))
         await clock.advance(by: .seconds(1))
-        #expect(clock.now == TestClock.Instant(offset: .milliseconds(1_250)))
+        #expect(clock.now == WiringTestClock.Instant(offset: .milliseconds(1_250)))
         await clock.advance(to: .init(offset: .seconds(2)))
         #expect(clock.now.offset == .seconds(2))
 
@@ -144,14 +144,14 @@ import WiringTestSupport
         await clock.advance(to: .init(offset: .seconds(1)))
         #expect(clock.now.offset == .seconds(2))
 
-        let started = TestClock(now: .init(offset: .seconds(60)))
+        let started = WiringTestClock(now: .init(offset: .seconds(60)))
         #expect(started.now.duration(to: .init(offset: .seconds(90))) == .seconds(30))
-        #expect(started.now.advanced(by: .seconds(-60)) == TestClock.Instant())
+        #expect(started.now.advanced(by: .seconds(-60)) == WiringTestClock.Instant())
         #expect("\(started.now)" == "60.0 seconds")
     }
 
     @Test func sleepingUntilNowOrEarlierReturnsAtOnce() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         await clock.advance(by: .seconds(10))
         try await clock.sleep(until: .init(offset: .seconds(5)))
         try await clock.sleep(until: clock.now)
@@ -161,8 +161,8 @@ import WiringTestSupport
     }
 
     @Test func aSleeperThatSleepsAgainCountsFromTheNewTime() async throws {
-        let clock = TestClock()
-        let ticks = Collected<TestClock.Instant>()
+        let clock = WiringTestClock()
+        let ticks = Collected<WiringTestClock.Instant>()
         let ticking = Task {
             for _ in 0..<3 {
                 try await clock.sleep(for: .seconds(1))
@@ -178,9 +178,9 @@ import WiringTestSupport
     }
 
     @Test func runWakesEverySleeperAtTheLatestDeadline() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         await clock.run()   // nobody asleep: nothing moves
-        #expect(clock.now == TestClock.Instant())
+        #expect(clock.now == WiringTestClock.Instant())
 
         let sleepers = [3, 1, 2].map { seconds in Task { try await clock.sleep(for: .seconds(seconds)) } }
         await clock.waitForSleepers(3)
@@ -191,7 +191,7 @@ import WiringTestSupport
     }
 
     @Test func waitingForSleepersReturnsOnceThereAreEnough() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         await clock.waitForSleepers(0)   // already enough
 
         let waiting = Task { await clock.waitForSleepers(2) }
@@ -210,7 +210,7 @@ import WiringTestSupport
     }
 
     @Test func itWorksThroughAnyClock() async throws {
-        let clock = TestClock()
+        let clock = WiringTestClock()
         let app: any Clock<Duration> = clock
         let sleeper = Task { try await app.sleep(for: .seconds(30)) }
         await clock.waitForSleepers(1)

@@ -4,7 +4,7 @@ import Wiring
 /// any real time passing, until the test advances the clock to its deadline.
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = WiringTestClock()
 /// let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
 /// await clock.waitForSleepers(1)         // the task is asleep
 /// await clock.advance(by: .seconds(5))   // and now awake: no real time passed
@@ -24,13 +24,13 @@ import Wiring
 /// - Sleeping until ``now`` or earlier returns at once, unless the task is cancelled.
 ///
 /// It is `Sendable`: sleepers and the test may use it from any task.
-public final class TestClock: Clock, Sendable {
-    /// A point in a ``TestClock``'s time: how long after the clock's zero it is.
+public final class WiringTestClock: Clock, Sendable {
+    /// A point in a ``WiringTestClock``'s time: how long after the clock's zero it is.
     ///
     /// ```swift
-    /// let clock = TestClock()
+    /// let clock = WiringTestClock()
     /// await clock.advance(by: .seconds(3))
-    /// #expect(clock.now == TestClock.Instant(offset: .seconds(3)))
+    /// #expect(clock.now == WiringTestClock.Instant(offset: .seconds(3)))
     /// ```
     public struct Instant: InstantProtocol, CustomStringConvertible {
         /// How long after the clock's zero this instant is.
@@ -39,7 +39,7 @@ public final class TestClock: Clock, Sendable {
         /// The instant `offset` after the clock's zero; the zero itself by default.
         ///
         /// ```swift
-        /// let deadline = TestClock.Instant(offset: .seconds(30))
+        /// let deadline = WiringTestClock.Instant(offset: .seconds(30))
         /// ```
         public init(offset: Swift.Duration = .zero) {
             self.offset = offset
@@ -87,8 +87,8 @@ public final class TestClock: Clock, Sendable {
     /// A clock whose time is `now` until the test advances it; by default the clock's zero.
     ///
     /// ```swift
-    /// let clock = TestClock()
-    /// let late = TestClock(now: .init(offset: .seconds(3_600)))
+    /// let clock = WiringTestClock()
+    /// let late = WiringTestClock(now: .init(offset: .seconds(3_600)))
     /// ```
     /// - Parameter now: The clock's time to begin with.
     public init(now: Instant = Instant()) {
@@ -109,7 +109,7 @@ public final class TestClock: Clock, Sendable {
     /// `.zero`: the clock wakes a sleeper at exactly its deadline.
     ///
     /// ```swift
-    /// #expect(TestClock().minimumResolution == .zero)
+    /// #expect(WiringTestClock().minimumResolution == .zero)
     /// ```
     public var minimumResolution: Swift.Duration {
         .zero
@@ -229,7 +229,7 @@ public final class TestClock: Clock, Sendable {
     }
 }
 
-extension TestClock {
+extension WiringTestClock {
     /// A task asleep on the clock.
     private struct Sleeper {
         let deadline: Instant
