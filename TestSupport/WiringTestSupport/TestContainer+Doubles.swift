@@ -35,6 +35,34 @@ extension TestContainer {
         return clock
     }
 
+    /// Replaces the app's `any Clock<Duration>` with a ``WiringImmediateClock``, whose sleeps
+    /// end at once, and returns the clock, to read the time the code slept until.
+    ///
+    /// ```swift
+    /// let clock = test.installImmediateClock()
+    /// try await test.resolve(Uploader.self).uploadRetrying()   // its back-off waits take no time
+    /// #expect(clock.now.offset == .seconds(7))
+    /// ```
+    ///
+    /// It is an override of the top layer, like `override(_:instance:)`: every resolution gets
+    /// this one clock, and popping the layer removes it.
+    /// - Parameters:
+    ///   - clock: The clock to install; a new one at its zero by default.
+    ///   - name: The name the app registers its clock under, if any.
+    ///   - file: The file that installs it, shown in errors and reports; leave the default.
+    ///   - line: The line that installs it, shown in errors and reports; leave the default.
+    /// - Returns: The installed clock.
+    @discardableResult
+    public func installImmediateClock(
+        _ clock: WiringImmediateClock = WiringImmediateClock(),
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> WiringImmediateClock {
+        override((any Clock<Duration>).self, name: name, instance: clock, file: file, line: line)
+        return clock
+    }
+
     /// Replaces `WiringUUIDGenerator` with one that makes `00000000-0000-0000-0000-000000000000`,
     /// then `…001`, `…002`, and so on, counting every `UUID` made through it, from any task.
     ///

@@ -14,16 +14,24 @@ import Wiring
 /// Install it in a test container with `test.installTestClock()`, for app code that injects
 /// `any Clock<Duration>`.
 ///
-/// - Advancing resumes every sleeper whose deadline is reached, in deadline order, and those
-///   with the same deadline in the order they went to sleep. Time jumps to the target at once:
-///   a sleeper that goes back to sleep after waking counts from the new ``now``.
-/// - `advance` does not wait for the code after a sleeper's `sleep` to run. To know where a task
-///   has got to, wait for it to sleep again with ``waitForSleepers(_:)``, or await the task.
+/// - Advancing steps through the deadlines it reaches one at a time, earliest first: it sets
+///   ``now`` to the deadline, wakes the sleepers waiting for it in the order they went to sleep,
+///   and gives them a bounded number of turns of the cooperative pool to run and sleep again
+///   before it looks for the next deadline. A task that sleeps again inside the window wakes
+///   again in the same `advance`, as with swift-clocks' `TestClock`: a loop that sleeps a minute
+///   25 times finishes with one `advance(by: .seconds(25 * 60))`. After the last deadline in the
+///   window, ``now`` is the target.
+/// - ``run(maximumSteps:timeout:)`` advances until nobody is asleep, and throws
+///   ``RunLimitReached`` instead of hanging when the sleepers never run out.
+/// - The turns are a bound, not a promise: code that awaits more than a few other things after
+///   its sleep may not have slept again when the next deadline comes. To know where a task has
+///   got to, wait for it with ``waitForSleepers(_:)``, or await the task.
 /// - A sleeper whose task is cancelled throws `CancellationError` at once and stops counting in
 ///   ``sleeperCount``; the others sleep on.
 /// - Sleeping until ``now`` or earlier returns at once, unless the task is cancelled.
 ///
-/// It is `Sendable`: sleepers and the test may use it from any task.
+/// For code that should not wait at all, ``WiringImmediateClock`` returns from every sleep at
+/// once. Both are `Sendable`: sleepers and the test may use them from any task.
 public final class WiringTestClock: Clock, Sendable {
     /// A point in a ``WiringTestClock``'s time: how long after the clock's zero it is.
     ///
@@ -139,6 +147,7 @@ public final class WiringTestClock: Clock, Sendable {
     public func sleep(until deadline: Instant, tolerance: Swift.Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { $0.makeID() }
+        // Runs in this task once it is resumed: the clock then knows the woken task is running.
         defer { state.withLock { $0.forget(id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -157,49 +166,79 @@ public final class WiringTestClock: Clock, Sendable {
         }
     }
 
-    /// Moves the clock's time forward by `duration` and wakes every sleeper whose deadline it
-    /// reaches, in deadline order; those with the same deadline in the order they went to sleep.
+    /// Moves the clock's time forward by `duration`, one deadline at a time, waking the sleepers
+    /// due at each, and sleepers that went to sleep meanwhile if they are due within the window.
     ///
     /// ```swift
-    /// await clock.advance(by: .seconds(5))
+    /// let ticker = Task { for _ in 0..<25 { try await clock.sleep(for: .seconds(60)) } }
+    /// await clock.waitForSleepers(1)
+    /// await clock.advance(by: .seconds(25 * 60))   // all 25 sleeps end
     /// ```
     ///
-    /// It returns once the sleepers are resumed, not once they have run: to know where they
-    /// have got to, use ``waitForSleepers(_:)`` or await their tasks. Time never moves back: a
-    /// negative duration leaves the clock as it is.
-    /// - Parameter duration: How far to move the time.
+    /// At each deadline in the window, earliest first, it sets ``now`` to the deadline, wakes
+    /// the sleepers waiting for it in the order they went to sleep, and waits a bounded number
+    /// of turns of the cooperative pool for them to run and sleep again; then ``now`` is the
+    /// target. It returns without waiting for the woken code to finish: to know where it has got
+    /// to, use ``waitForSleepers(_:)`` or await its task. Time never moves back: a negative
+    /// duration wakes nobody and leaves the clock as it is. When the calling task is cancelled,
+    /// it stops between two deadlines, short of the target.
+    /// - Parameter duration: How far to move the time, from ``now`` when it is called.
     public func advance(by duration: Swift.Duration) async {
-        let woken = state.withLock { $0.advance(to: $0.now.advanced(by: duration)) }
-        for sleeper in woken { sleeper.resume() }
+        await advance(to: now.advanced(by: duration))
     }
 
-    /// Moves the clock's time forward to `instant` and wakes every sleeper whose deadline it
-    /// reaches, as ``advance(by:)`` does.
+    /// Moves the clock's time forward to `instant`, one deadline at a time, as
+    /// ``advance(by:)`` does.
     ///
     /// ```swift
     /// let start = clock.now
     /// await clock.advance(to: start.advanced(by: .seconds(60)))
     /// ```
     ///
-    /// Time never moves back: an instant before ``now`` leaves the clock as it is.
+    /// Time never moves back: an instant before ``now`` wakes nobody and leaves the clock as it
+    /// is. When the calling task is cancelled (as a test's time limit does), it stops between
+    /// two deadlines, short of `instant`.
     /// - Parameter instant: Where to move the time.
     public func advance(to instant: Instant) async {
-        let woken = state.withLock { $0.advance(to: instant) }
-        for sleeper in woken { sleeper.resume() }
+        // Tasks started just before may not have reached their sleep yet.
+        await letWokenTasksRun()
+        while !Task.isCancelled, await wakeEarliest(notAfter: instant) {}
     }
 
-    /// Moves the clock's time to the latest deadline of the tasks asleep now, waking them all,
-    /// in deadline order. With none asleep, it does nothing.
+    /// Advances the clock from deadline to deadline until no task is asleep on it, waking the
+    /// sleepers of each as ``advance(by:)`` does, and throws rather than go on for ever.
     ///
     /// ```swift
-    /// await clock.waitForSleepers(3)
-    /// await clock.run()                      // all three wake
+    /// let retries = Task { try await uploader.uploadRetryingEvery(.seconds(30), times: 5) }
+    /// await clock.waitForSleepers(1)
+    /// try await clock.run()                  // every retry's wait ends; then nobody sleeps
     /// ```
-    public func run() async {
-        let woken = state.withLock { state in
-            state.advance(to: state.sleepers.values.map(\.deadline).max() ?? state.now)
+    ///
+    /// With nobody asleep it leaves the time as it is. Code that always sleeps again, a timer
+    /// that ticks for ever, never lets it finish: it stops at whichever bound comes first and
+    /// throws ``RunLimitReached``, which says how many tasks are still asleep and which bound it
+    /// hit, so the test fails there instead of hanging. For such code, advance by the time the
+    /// test needs instead.
+    /// - Parameters:
+    ///   - maximumSteps: How many deadlines it may wake, one step each.
+    ///   - timeout: How much real time it may take, measured on `ContinuousClock`.
+    /// - Throws: ``RunLimitReached`` when a bound stops it with tasks still asleep;
+    ///   `CancellationError` when the calling task is cancelled (as a test's time limit does).
+    public func run(maximumSteps: Int = 1_000, timeout: Swift.Duration = .seconds(5)) async throws {
+        let started = ContinuousClock.now
+        await letWokenTasksRun()
+        var steps = 0
+        while sleeperCount > 0 {
+            try Task.checkCancellation()
+            let elapsed = started.duration(to: .now)
+            let bound: RunLimitReached.Bound? =
+                steps >= maximumSteps ? .steps(maximumSteps) : elapsed >= timeout ? .timeout(timeout) : nil
+            if let bound {
+                throw RunLimitReached(bound: bound, steps: steps, sleeperCount: sleeperCount, now: now)
+            }
+            guard await wakeEarliest(notAfter: nil) else { return }
+            steps += 1
         }
-        for sleeper in woken { sleeper.resume() }
     }
 
     /// Waits until at least `count` tasks are asleep on the clock, without polling: the way for
@@ -230,102 +269,34 @@ public final class WiringTestClock: Clock, Sendable {
 }
 
 extension WiringTestClock {
-    /// A task asleep on the clock.
-    private struct Sleeper {
-        let deadline: Instant
-        /// When it went to sleep, among all the clock's sleepers: the order of equal deadlines.
-        let arrival: Int
-        let continuation: CheckedContinuation<Void, any Error>
+    /// Turns of the cooperative pool a woken task gets, once it runs, to sleep again before the
+    /// clock looks for the next deadline: enough for code that reaches its next sleep with a few
+    /// awaits in between (swift-clocks' `megaYield` gives 20 as well).
+    private static let turnsAfterWaking = 20
+
+    /// Turns the clock waits at most for the tasks it woke to run at all: a bound for a task
+    /// whose executor never frees up, after which the clock moves on without it.
+    private static let maximumTurnsPerDeadline = 1_000
+
+    /// Wakes the sleepers of the earliest deadline, if it is `limit` or earlier (any, without a
+    /// limit), and lets them run; `false` when none was due, the time then moved to `limit`.
+    private func wakeEarliest(notAfter limit: Instant?) async -> Bool {
+        guard let woken = state.withLock({ $0.wakeEarliest(notAfter: limit) }) else { return false }
+        for sleeper in woken { sleeper.resume() }
+        await letWokenTasksRun()
+        return true
     }
 
-    /// A task waiting for enough sleepers.
-    private struct Waiter {
-        let count: Int
-        let continuation: CheckedContinuation<Void, Never>
-    }
-
-    /// What a task going to sleep does next.
-    private enum Suspension {
-        /// The deadline is reached already: return at once.
-        case due
-        /// The task was cancelled before it could sleep: throw.
-        case cancelled
-        /// It sleeps; these waiters have the sleepers they waited for.
-        case asleep(wokenWaiters: [CheckedContinuation<Void, Never>])
-    }
-
-    /// The clock's time and who waits on it, under the clock's lock. Continuations are resumed
-    /// by the callers, after the lock is given up.
-    private struct State {
-        var now: Instant
-        var sleepers: [Int: Sleeper] = [:]
-        var waiters: [Int: Waiter] = [:]
-        /// Sleeps and waits whose task was cancelled before they suspended: they end at once
-        /// when they try to.
-        var cancelledEarly: Set<Int> = []
-        private var nextID = 0
-        private var nextArrival = 0
-
-        init(now: Instant) {
-            self.now = now
-        }
-
-        /// A new identity for one sleep or wait.
-        mutating func makeID() -> Int {
-            nextID += 1
-            return nextID
-        }
-
-        /// Puts a task to sleep until `deadline`, unless it is due or cancelled already.
-        mutating func suspend(
-            _ id: Int, until deadline: Instant, continuation: CheckedContinuation<Void, any Error>
-        ) -> Suspension {
-            if cancelledEarly.remove(id) != nil { return .cancelled }
-            if deadline <= now { return .due }
-            nextArrival += 1
-            sleepers[id] = Sleeper(deadline: deadline, arrival: nextArrival, continuation: continuation)
-            let satisfied = waiters.filter { $0.value.count <= sleepers.count }
-            for id in satisfied.keys { waiters[id] = nil }
-            return .asleep(wokenWaiters: satisfied.values.map(\.continuation))
-        }
-
-        /// Makes a task wait for `count` sleepers; `false` when it need not wait.
-        mutating func wait(_ id: Int, for count: Int, continuation: CheckedContinuation<Void, Never>) -> Bool {
-            if cancelledEarly.remove(id) != nil || sleepers.count >= count { return false }
-            waiters[id] = Waiter(count: count, continuation: continuation)
-            return true
-        }
-
-        /// Takes out the sleep `id`, whose task is cancelled, to be resumed; or, if it has not
-        /// suspended yet, marks it to end as soon as it tries.
-        mutating func cancelSleep(_ id: Int) -> CheckedContinuation<Void, any Error>? {
-            if let sleeper = sleepers.removeValue(forKey: id) { return sleeper.continuation }
-            cancelledEarly.insert(id)
-            return nil
-        }
-
-        /// Takes out the wait `id`, whose task is cancelled, as ``cancelSleep(_:)`` does a sleep.
-        mutating func cancelWait(_ id: Int) -> CheckedContinuation<Void, Never>? {
-            if let waiter = waiters.removeValue(forKey: id) { return waiter.continuation }
-            cancelledEarly.insert(id)
-            return nil
-        }
-
-        /// Forgets a sleep or wait that has ended: a cancellation that came after it was resumed
-        /// leaves its mark behind.
-        mutating func forget(_ id: Int) {
-            cancelledEarly.remove(id)
-        }
-
-        /// Moves the time to `instant`, if it is later, and takes out the sleepers due then, in
-        /// the order to wake them.
-        mutating func advance(to instant: Instant) -> [CheckedContinuation<Void, any Error>] {
-            if instant > now { now = instant }
-            let due = sleepers.filter { $0.value.deadline <= now }
-            for id in due.keys { sleepers[id] = nil }
-            return due.values
-                .sorted { ($0.deadline, $0.arrival) < ($1.deadline, $1.arrival) }
-                .map(\.continuation)
+    /// Waits, a bounded number of turns of the cooperative pool, until every task the clock
+    /// woke has run again, and then ``turnsAfterWaking`` more, for code after a sleep to reach
+    /// the next one.
+    private func letWokenTasksRun() async {
+        var turnsSinceAllRan = 0
+        for _ in 0..<Self.maximumTurnsPerDeadline {
+            await waitOneTurnOfThePool()
+            guard state.withLock({ $0.wokenNotYetRunning.isEmpty }) else { continue }
+            turnsSinceAllRan += 1
+            if turnsSinceAllRan >= Self.turnsAfterWaking { return }
         }
     }
 }

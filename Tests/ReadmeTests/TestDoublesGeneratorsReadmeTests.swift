@@ -48,4 +48,29 @@ import WiringTestSupport
         let live = try container.resolve(Reminder.self)
         #expect(live.id != reminder.id && live.created > reminder.created && live.clock is ContinuousClock)
     }
+
+    @Test func theTestClockStepsAndTheImmediateClockDoesNotWait() async throws {
+        let clock = WiringTestClock()
+        let ticker = Task {
+            for _ in 0..<25 { try await clock.sleep(for: .seconds(60)) }   // a minute, 25 times
+        }
+        await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(25 * 60))                          // minute by minute: all 25 end
+        try await ticker.value
+
+        let forever = Task { while true { try await clock.sleep(for: .seconds(1)) } }
+        await clock.waitForSleepers(1)
+        await #expect(throws: WiringTestClock.RunLimitReached.self) {
+            try await clock.run(maximumSteps: 100)                          // 100 deadlines, then it throws
+        }
+        forever.cancel()
+
+        let immediate = WiringImmediateClock()
+        try await immediate.sleep(for: .seconds(300))                       // returns at once
+        #expect(immediate.now.offset == .seconds(300))
+
+        // What the comments claim.
+        #expect(clock.now.offset == .seconds(25 * 60 + 100))
+        await #expect(throws: CancellationError.self) { try await forever.value }
+    }
 }

@@ -160,34 +160,176 @@ import WiringTestSupport
         #expect(clock.now.offset == .seconds(10))
     }
 
-    @Test func aSleeperThatSleepsAgainCountsFromTheNewTime() async throws {
+    @Test func aLoopThatSleepsAgainFinishesWithOneAdvance() async throws {
+        let clock = WiringTestClock()
+        let ticks = Collected<WiringTestClock.Instant>()
+        let ticking = Task {
+            for _ in 0..<25 {
+                try await clock.sleep(for: .seconds(60))   // a minute
+                ticks.append(clock.now)
+            }
+        }
+        await clock.waitForSleepers(1)
+
+        await clock.advance(by: .seconds(25 * 60))   // 25 minutes, in one call
+        // Each sleep woke at its own deadline, with the time set to it.
+        #expect(ticks.values.map(\.offset) == (1...25).map { .seconds(60 * $0) })
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .seconds(25 * 60))
+        await end(ticking)
+    }
+
+    @Test func aSleeperThatSleepsAgainWithinTheWindowWakesAgainAndBeyondItSleepsOn() async throws {
         let clock = WiringTestClock()
         let ticks = Collected<WiringTestClock.Instant>()
         let ticking = Task {
             for _ in 0..<3 {
-                try await clock.sleep(for: .seconds(1))
+                try await clock.sleep(for: .seconds(2))
                 ticks.append(clock.now)
             }
         }
-        for tick in 1...3 {
-            await clock.waitForSleepers(1)
-            await clock.advance(by: .seconds(tick == 1 ? 5 : 1))   // the first jumps past 1 s
-        }
-        try await ticking.value
-        #expect(ticks.values.map(\.offset) == [.seconds(5), .seconds(6), .seconds(7)])
+        await clock.waitForSleepers(1)
+
+        await clock.advance(by: .seconds(5))
+        #expect(ticks.values.map(\.offset) == [.seconds(2), .seconds(4)])
+        #expect(clock.sleeperCount == 1)   // the third sleep, until 6 s
+        #expect(clock.now.offset == .seconds(5))
+
+        await clock.advance(by: .seconds(1))
+        #expect(ticks.values.map(\.offset) == [.seconds(2), .seconds(4), .seconds(6)])
+        await end(ticking)
     }
 
-    @Test func runWakesEverySleeperAtTheLatestDeadline() async throws {
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test func sleepersOfOneDeadlineWakeInTheOrderTheyWentToSleepAtThatTime() async throws {
         let clock = WiringTestClock()
-        await clock.run()   // nobody asleep: nothing moves
+        let woken = Collected<String>()
+        let serial = SerialTaskExecutor()
+        var sleepers: [Task<Void, any Error>] = []
+        for name in ["first", "second", "third", "fourth"] {
+            sleepers.append(
+                Task(executorPreference: serial) {
+                    try await clock.sleep(until: .init(offset: .seconds(10)))
+                    woken.append("\(name) at \(clock.now)")
+                })
+            await clock.waitForSleepers(sleepers.count)
+        }
+
+        await clock.advance(by: .seconds(60))
+        for sleeper in sleepers { try await sleeper.value }
+        #expect(woken.values == ["first", "second", "third", "fourth"].map { "\($0) at 10.0 seconds" })
+        #expect(clock.now.offset == .seconds(60))
+    }
+
+    @Test func aCancelledAdvanceStopsBetweenDeadlines() async throws {
+        let clock = WiringTestClock()
+        let ticking = Task {
+            while true { try await clock.sleep(for: .seconds(1)) }
+        }
+        await clock.waitForSleepers(1)
+        let started = ContinuousClock.now
+
+        // A million deadlines to step through: it would take many minutes.
+        let advancing = Task { await clock.advance(by: .seconds(1_000_000)) }
+        advancing.cancel()
+        await advancing.value
+        #expect(started.duration(to: .now) < .seconds(20))
+        #expect(clock.now < WiringTestClock.Instant(offset: .seconds(1_000_000)))
+        await end(ticking)
+    }
+
+    @Test func runWakesEverySleeperInDeadlineOrder() async throws {
+        let clock = WiringTestClock()
+        try await clock.run()   // nobody asleep: nothing moves
         #expect(clock.now == WiringTestClock.Instant())
 
-        let sleepers = [3, 1, 2].map { seconds in Task { try await clock.sleep(for: .seconds(seconds)) } }
+        let woken = Collected<Int>()
+        let sleepers = [3, 1, 2].map { seconds in
+            Task {
+                try await clock.sleep(for: .seconds(seconds))
+                woken.append(seconds)
+            }
+        }
         await clock.waitForSleepers(3)
-        await clock.run()
+        try await clock.run()
         #expect(clock.sleeperCount == 0)
+        #expect(woken.values == [1, 2, 3])
         #expect(clock.now.offset == .seconds(3))
         for sleeper in sleepers { try await sleeper.value }
+    }
+
+    @Test func runDrainsALoopThatSleepsAgainUntilItEnds() async throws {
+        let clock = WiringTestClock()
+        let ticks = Collected<Int>()
+        let ticking = Task {
+            // Sleeps of different lengths, each set from the time it woke at.
+            for tick in 1...100 {
+                try await clock.sleep(for: .seconds(tick % 3 + 1))
+                ticks.append(tick)
+            }
+        }
+        await clock.waitForSleepers(1)
+
+        try await clock.run()
+        #expect(ticks.values == Array(1...100))
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .seconds((1...100).map { $0 % 3 + 1 }.reduce(0, +)))
+        await end(ticking)
+    }
+
+    @Test func runStopsAtItsStepBoundAndThrowsOnALoopThatNeverEnds() async throws {
+        let clock = WiringTestClock()
+        let ticking = Task {
+            while true { try await clock.sleep(for: .seconds(1)) }
+        }
+        await clock.waitForSleepers(1)
+        let started = ContinuousClock.now
+
+        let error = await #expect(throws: WiringTestClock.RunLimitReached.self) {
+            try await clock.run(maximumSteps: 50, timeout: .seconds(30))
+        }
+        #expect(started.duration(to: .now) < .seconds(20))   // it stopped; it did not wait for a timeout
+        #expect(error?.bound == .steps(50))
+        #expect(error?.steps == 50)
+        #expect(error?.sleeperCount == 1)
+        #expect(error?.now == WiringTestClock.Instant(offset: .seconds(50)))
+        #expect(clock.now.offset == .seconds(50))
+        #expect(error?.description.hasPrefix("""
+            error: WiringTestClock.run() reached its maximumSteps, 50 deadlines woken, with 1 task still asleep \
+            at 50.0 seconds
+            """) == true, "\(String(describing: error))")
+        await end(ticking)
+    }
+
+    @Test func runStopsAtItsTimeoutAndThrowsOnALoopThatNeverEnds() async throws {
+        let clock = WiringTestClock()
+        let ticking = Task {
+            while true { try await clock.sleep(for: .seconds(1)) }
+        }
+        await clock.waitForSleepers(1)
+        let started = ContinuousClock.now
+
+        let error = await #expect(throws: WiringTestClock.RunLimitReached.self) {
+            try await clock.run(maximumSteps: .max, timeout: .milliseconds(200))
+        }
+        #expect(started.duration(to: .now) < .seconds(20))
+        #expect(error?.bound == .timeout(.milliseconds(200)))
+        #expect((error?.steps ?? 0) > 0)
+        #expect(error?.sleeperCount == 1)
+        #expect(error?.description.contains("its timeout, 0.2 seconds of real time") == true, "\(String(describing: error))")
+        await end(ticking)
+    }
+
+    @Test func aCancelledRunThrowsCancellationError() async throws {
+        let clock = WiringTestClock()
+        let ticking = Task {
+            while true { try await clock.sleep(for: .seconds(1)) }
+        }
+        await clock.waitForSleepers(1)
+        let running = Task { try await clock.run(maximumSteps: .max, timeout: .seconds(30)) }
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+        await end(ticking)
     }
 
     @Test func waitingForSleepersReturnsOnceThereAreEnough() async throws {
@@ -219,7 +361,74 @@ import WiringTestSupport
     }
 }
 
+// WiringImmediateClock: every sleep returns at once and moves the time to its deadline. Nested,
+// so that `--filter TestClock` runs it with the test clock's tests.
+extension TestClockTests {
+    @Suite(.timeLimit(.minutes(1))) struct Immediate {
+        @Test func sleepsReturnAtOnceAndMoveTheTimeByWhatWasSlept() async throws {
+            let clock = WiringImmediateClock()
+            #expect(clock.now == WiringImmediateClock.Instant())
+            #expect(clock.minimumResolution == .zero)
+            let started = ContinuousClock.now
+
+            try await clock.sleep(for: .seconds(30))
+            #expect(clock.now.offset == .seconds(30))
+            try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))
+            #expect(clock.now.offset == .seconds(90))
+            for _ in 0..<1_000 { try await clock.sleep(for: .seconds(3_600)) }   // an hour
+            #expect(clock.now.offset == .seconds(90 + 3_600 * 1_000))
+
+            // Time never moves back.
+            try await clock.sleep(until: .init(offset: .seconds(1)))
+            try await clock.sleep(for: .seconds(-5))
+            #expect(clock.now.offset == .seconds(90 + 3_600 * 1_000))
+            #expect(started.duration(to: .now) < .seconds(20))   // a thousand hours, at once
+        }
+
+        @Test func aCancelledSleepThrowsAndLeavesTheTime() async throws {
+            let clock = WiringImmediateClock(now: .init(offset: .seconds(5)))
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.cancelAll()
+                group.addTask { try await clock.sleep(for: .seconds(10)) }
+                await #expect(throws: CancellationError.self) { try await group.next() }
+            }
+            #expect(clock.now.offset == .seconds(5))
+        }
+
+        @Test func sleepsFromManyTasksLeaveTheTimeAtTheLatestDeadline() async throws {
+            let clock = WiringImmediateClock()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for seconds in 1...50 {
+                    group.addTask { try await clock.sleep(until: .init(offset: .seconds(seconds))) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(clock.now.offset == .seconds(50))
+        }
+
+        @Test func appCodeGetsItThroughATestContainer() async throws {
+            let container = Container()
+            container.register((any Clock<Duration>).self) { _ in ContinuousClock() }
+            let test = TestContainer(base: container)
+            let clock = test.installImmediateClock()
+
+            let appClock = try test.resolve((any Clock<Duration>).self)
+            #expect(appClock as? WiringImmediateClock === clock)
+            try await appClock.sleep(for: .seconds(300))
+            #expect(clock.now.offset == .seconds(300))
+            #expect(test.trace.render().hasSuffix("(override \"test\")"))
+        }
+    }
+}
+
 // MARK: Fixtures
+
+/// Ends a task the test has done with: one the clock left asleep, by a test that failed, is
+/// cancelled, so that the test fails instead of waiting for it until its time limit.
+private func end(_ task: Task<Void, any Error>) async {
+    task.cancel()
+    _ = await task.result
+}
 
 /// Values appended from several tasks, under a lock.
 private final class Collected<Value: Sendable>: Sendable {
