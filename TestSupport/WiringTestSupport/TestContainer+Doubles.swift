@@ -81,14 +81,7 @@ extension TestContainer {
     /// - Returns: The installed generator; calling it takes the next `UUID` too.
     @discardableResult
     public func installSequentialUUIDs(file: StaticString = #fileID, line: UInt = #line) -> WiringUUIDGenerator {
-        let counter = LockedState<UInt64>(0)
-        let generator = WiringUUIDGenerator {
-            sequentialUUID(
-                counter.withLock { next in
-                    defer { next &+= 1 }
-                    return next
-                })
-        }
+        let generator = WiringUUIDGenerator.sequential()
         override(WiringUUIDGenerator.self, instance: generator, file: file, line: line)
         return generator
     }
@@ -108,17 +101,4 @@ extension TestContainer {
     public func installFixedDate(_ date: Date, file: StaticString = #fileID, line: UInt = #line) {
         override(WiringDateGenerator.self, instance: WiringDateGenerator { date }, file: file, line: line)
     }
-}
-
-/// The `UUID` whose last 8 bytes are `number`, big-endian: `00000000-0000-0000-0000-000000000001`
-/// for 1.
-private func sequentialUUID(_ number: UInt64) -> UUID {
-    func byte(_ index: UInt64) -> UInt8 {
-        UInt8(truncatingIfNeeded: number >> (8 * (7 - index)))
-    }
-    return UUID(
-        uuid: (
-            0, 0, 0, 0, 0, 0, 0, 0,
-            byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7)
-        ))
 }
