@@ -6,19 +6,19 @@ import Foundation
 ///
 /// ```swift
 /// container.register(Order.self) { r in
-///     Order(id: try r.resolve(UUIDGenerator.self)())      // a new random UUID, unless a test says otherwise
+///     Order(id: try r.resolve(WiringUUIDGenerator.self)())   // a new random UUID, unless a test says otherwise
 /// }
 /// ```
 ///
 /// A test replaces it like any service; `WiringTestSupport`'s `installSequentialUUIDs()` makes
 /// `00000000-0000-0000-0000-000000000000`, then `…001`, `…002`, and so on.
-public struct UUIDGenerator: Sendable, Injectable {
+public struct WiringUUIDGenerator: Sendable, Injectable {
     private let make: @Sendable () -> UUID
 
     /// A generator that calls `make` for every `UUID`.
     ///
     /// ```swift
-    /// let fixed = UUIDGenerator { UUID(uuidString: "DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF")! }
+    /// let fixed = WiringUUIDGenerator { UUID(uuidString: "DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF")! }
     /// ```
     /// - Parameter make: Makes the next `UUID`; it may be called from any thread.
     public init(_ make: @escaping @Sendable () -> UUID) {
@@ -28,7 +28,7 @@ public struct UUIDGenerator: Sendable, Injectable {
     /// The generator used when nothing is registered: ``live``.
     ///
     /// ```swift
-    /// let ids = try container.resolve(UUIDGenerator.self)   // no registration needed
+    /// let ids = try container.resolve(WiringUUIDGenerator.self)   // no registration needed
     /// ```
     public init(resolver: any Resolver) {
         self = .live
@@ -37,7 +37,7 @@ public struct UUIDGenerator: Sendable, Injectable {
     /// Makes the next `UUID`.
     ///
     /// ```swift
-    /// let id = try resolver.resolve(UUIDGenerator.self)()
+    /// let id = try resolver.resolve(WiringUUIDGenerator.self)()
     /// ```
     public func callAsFunction() -> UUID {
         make()
@@ -46,9 +46,9 @@ public struct UUIDGenerator: Sendable, Injectable {
     /// Random `UUID`s, from `UUID()`.
     ///
     /// ```swift
-    /// container.register(UUIDGenerator.self) { _ in .live }
+    /// container.register(WiringUUIDGenerator.self) { _ in .live }
     /// ```
-    public static let live = UUIDGenerator { UUID() }
+    public static let live = WiringUUIDGenerator { UUID() }
 }
 
 /// Tells the current date: inject it instead of calling `Date()`, so a test can fix it.
@@ -57,19 +57,19 @@ public struct UUIDGenerator: Sendable, Injectable {
 ///
 /// ```swift
 /// container.register(Receipt.self) { r in
-///     Receipt(issued: try r.resolve(DateGenerator.self)())  // now, unless a test says otherwise
+///     Receipt(issued: try r.resolve(WiringDateGenerator.self)())   // now, unless a test says otherwise
 /// }
 /// ```
 ///
 /// A test replaces it like any service; `WiringTestSupport`'s `installFixedDate(_:)` makes it
 /// always tell the same date.
-public struct DateGenerator: Sendable, Injectable {
+public struct WiringDateGenerator: Sendable, Injectable {
     private let now: @Sendable () -> Date
 
     /// A generator that calls `now` every time it is asked for the date.
     ///
     /// ```swift
-    /// let epoch = DateGenerator { Date(timeIntervalSince1970: 0) }
+    /// let epoch = WiringDateGenerator { Date(timeIntervalSince1970: 0) }
     /// ```
     /// - Parameter now: Tells the current date; it may be called from any thread.
     public init(_ now: @escaping @Sendable () -> Date) {
@@ -79,7 +79,7 @@ public struct DateGenerator: Sendable, Injectable {
     /// The generator used when nothing is registered: ``live``.
     ///
     /// ```swift
-    /// let clock = try container.resolve(DateGenerator.self)   // no registration needed
+    /// let clock = try container.resolve(WiringDateGenerator.self)   // no registration needed
     /// ```
     public init(resolver: any Resolver) {
         self = .live
@@ -88,7 +88,7 @@ public struct DateGenerator: Sendable, Injectable {
     /// The current date.
     ///
     /// ```swift
-    /// let issued = try resolver.resolve(DateGenerator.self)()
+    /// let issued = try resolver.resolve(WiringDateGenerator.self)()
     /// ```
     public func callAsFunction() -> Date {
         now()
@@ -97,7 +97,7 @@ public struct DateGenerator: Sendable, Injectable {
     /// The system's date, from `Date()`.
     ///
     /// ```swift
-    /// container.register(DateGenerator.self) { _ in .live }
+    /// container.register(WiringDateGenerator.self) { _ in .live }
     /// ```
-    public static let live = DateGenerator { Date() }
+    public static let live = WiringDateGenerator { Date() }
 }

@@ -5,7 +5,9 @@ import WiringTestSupport
 /// Installs test doubles, overrides or fakes, in the test container of each test it applies
 /// to. Made by ``Testing/Trait/override(_:name:file:line:factory:)``,
 /// ``Testing/Trait/override(_:name:instance:file:line:)``,
-/// ``Testing/Trait/replace(_:with:file:line:)`` and ``Testing/Trait/fakes(file:line:_:)``.
+/// ``Testing/Trait/replace(_:with:file:line:)``, ``Testing/Trait/fakes(file:line:_:)``, and, for
+/// the ready-made doubles, ``Testing/Trait/sequentialUUIDs(file:line:)`` and
+/// ``Testing/Trait/fixedDate(_:file:line:)``.
 ///
 /// Listed after `.testContainer { … }`, or on a test of a suite that has one, it changes the
 /// test's own container. Listed before it, on a suite for instance, it is applied as the

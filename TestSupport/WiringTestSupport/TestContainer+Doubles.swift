@@ -5,8 +5,8 @@ import Wiring
 // ordinary override in the top layer, shown in the trace like any other.
 
 extension TestContainer {
-    /// Replaces the app's `any Clock<Duration>` with a ``TestClock``, whose time moves only when
-    /// the test advances it, and returns the clock to advance.
+    /// Replaces the app's `any Clock<Duration>` with a ``WiringTestClock``, whose time moves only
+    /// when the test advances it, and returns the clock to advance.
     ///
     /// ```swift
     /// container.register((any Clock<Duration>).self) { _ in ContinuousClock() }   // the app's
@@ -26,21 +26,49 @@ extension TestContainer {
     /// - Returns: The installed clock.
     @discardableResult
     public func installTestClock(
-        _ clock: TestClock = TestClock(),
+        _ clock: WiringTestClock = WiringTestClock(),
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line
-    ) -> TestClock {
+    ) -> WiringTestClock {
         override((any Clock<Duration>).self, name: name, instance: clock, file: file, line: line)
         return clock
     }
 
-    /// Replaces `UUIDGenerator` with one that makes `00000000-0000-0000-0000-000000000000`, then
-    /// `…001`, `…002`, and so on, counting every `UUID` made through it, from any task.
+    /// Replaces the app's `any Clock<Duration>` with a ``WiringImmediateClock``, whose sleeps
+    /// end at once, and returns the clock, to read the time the code slept until.
+    ///
+    /// ```swift
+    /// let clock = test.installImmediateClock()
+    /// try await test.resolve(Uploader.self).uploadRetrying()   // its back-off waits take no time
+    /// #expect(clock.now.offset == .seconds(7))
+    /// ```
+    ///
+    /// It is an override of the top layer, like `override(_:instance:)`: every resolution gets
+    /// this one clock, and popping the layer removes it.
+    /// - Parameters:
+    ///   - clock: The clock to install; a new one at its zero by default.
+    ///   - name: The name the app registers its clock under, if any.
+    ///   - file: The file that installs it, shown in errors and reports; leave the default.
+    ///   - line: The line that installs it, shown in errors and reports; leave the default.
+    /// - Returns: The installed clock.
+    @discardableResult
+    public func installImmediateClock(
+        _ clock: WiringImmediateClock = WiringImmediateClock(),
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> WiringImmediateClock {
+        override((any Clock<Duration>).self, name: name, instance: clock, file: file, line: line)
+        return clock
+    }
+
+    /// Replaces `WiringUUIDGenerator` with one that makes `00000000-0000-0000-0000-000000000000`,
+    /// then `…001`, `…002`, and so on, counting every `UUID` made through it, from any task.
     ///
     /// ```swift
     /// test.installSequentialUUIDs()
-    /// let ids = try test.resolve(UUIDGenerator.self)
+    /// let ids = try test.resolve(WiringUUIDGenerator.self)
     /// #expect(ids() == UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
     /// #expect(ids() == UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
     /// ```
@@ -52,24 +80,17 @@ extension TestContainer {
     ///   - line: The line that installs it, shown in errors and reports; leave the default.
     /// - Returns: The installed generator; calling it takes the next `UUID` too.
     @discardableResult
-    public func installSequentialUUIDs(file: StaticString = #fileID, line: UInt = #line) -> UUIDGenerator {
-        let counter = LockedState<UInt64>(0)
-        let generator = UUIDGenerator {
-            sequentialUUID(
-                counter.withLock { next in
-                    defer { next &+= 1 }
-                    return next
-                })
-        }
-        override(UUIDGenerator.self, instance: generator, file: file, line: line)
+    public func installSequentialUUIDs(file: StaticString = #fileID, line: UInt = #line) -> WiringUUIDGenerator {
+        let generator = WiringUUIDGenerator.sequential()
+        override(WiringUUIDGenerator.self, instance: generator, file: file, line: line)
         return generator
     }
 
-    /// Replaces `DateGenerator` with one that always tells `date`.
+    /// Replaces `WiringDateGenerator` with one that always tells `date`.
     ///
     /// ```swift
     /// test.installFixedDate(Date(timeIntervalSince1970: 0))
-    /// #expect(try test.resolve(DateGenerator.self)() == Date(timeIntervalSince1970: 0))
+    /// #expect(try test.resolve(WiringDateGenerator.self)() == Date(timeIntervalSince1970: 0))
     /// ```
     ///
     /// It is an override of the top layer, like `override(_:instance:)`.
@@ -78,19 +99,6 @@ extension TestContainer {
     ///   - file: The file that installs it, shown in errors and reports; leave the default.
     ///   - line: The line that installs it, shown in errors and reports; leave the default.
     public func installFixedDate(_ date: Date, file: StaticString = #fileID, line: UInt = #line) {
-        override(DateGenerator.self, instance: DateGenerator { date }, file: file, line: line)
+        override(WiringDateGenerator.self, instance: WiringDateGenerator { date }, file: file, line: line)
     }
-}
-
-/// The `UUID` whose last 8 bytes are `number`, big-endian: `00000000-0000-0000-0000-000000000001`
-/// for 1.
-private func sequentialUUID(_ number: UInt64) -> UUID {
-    func byte(_ index: UInt64) -> UInt8 {
-        UInt8(truncatingIfNeeded: number >> (8 * (7 - index)))
-    }
-    return UUID(
-        uuid: (
-            0, 0, 0, 0, 0, 0, 0, 0,
-            byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7)
-        ))
 }

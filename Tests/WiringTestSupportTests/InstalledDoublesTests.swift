@@ -14,7 +14,7 @@ import WiringTestSupport
         test.installFixedDate(Date(timeIntervalSince1970: 1_000))
 
         let reminder = try test.resolve(Reminder.self)
-        #expect(reminder.clock as? TestClock === clock)
+        #expect(reminder.clock as? WiringTestClock === clock)
         #expect(reminder.id == UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
         #expect(reminder.created == Date(timeIntervalSince1970: 1_000))
 
@@ -27,8 +27,8 @@ import WiringTestSupport
         let clockType = ServiceKey((any Clock<Duration>).self).typeDescription
         #expect(test.trace.render() == """
             Reminder .graph new #4 (implicit)
-            ├── UUIDGenerator .container new #1 (override "test")
-            ├── DateGenerator .container new #2 (override "test")
+            ├── WiringUUIDGenerator .container new #1 (override "test")
+            ├── WiringDateGenerator .container new #2 (override "test")
             └── \(clockType) .container new #3 (override "test")
             """)
     }
@@ -37,8 +37,8 @@ import WiringTestSupport
         let test = TestContainer(base: Container())
         let generator = test.installSequentialUUIDs()
 
-        let first = try test.resolve(UUIDGenerator.self)()
-        let second = try test.resolve(UUIDGenerator.self)()
+        let first = try test.resolve(WiringUUIDGenerator.self)()
+        let second = try test.resolve(WiringUUIDGenerator.self)()
         #expect(first.uuidString == "00000000-0000-0000-0000-000000000000")
         #expect(second.uuidString == "00000000-0000-0000-0000-000000000001")
         #expect(generator().uuidString == "00000000-0000-0000-0000-000000000002")
@@ -46,22 +46,22 @@ import WiringTestSupport
         #expect(more.last?.uuidString == "00000000-0000-0000-0000-000000000100")
 
         test.installSequentialUUIDs()   // a new count
-        #expect(try test.resolve(UUIDGenerator.self)().uuidString == "00000000-0000-0000-0000-000000000000")
+        #expect(try test.resolve(WiringUUIDGenerator.self)().uuidString == "00000000-0000-0000-0000-000000000000")
     }
 
     @Test func withoutARegistrationTheLiveGeneratorsAreResolved() throws {
         let container = Container()
-        let ids = try container.resolve(UUIDGenerator.self)
+        let ids = try container.resolve(WiringUUIDGenerator.self)
         #expect(ids() != ids())
-        #expect(try container.resolve(UUIDGenerator.self)() != container.resolve(UUIDGenerator.self)())
+        #expect(try container.resolve(WiringUUIDGenerator.self)() != container.resolve(WiringUUIDGenerator.self)())
 
         let before = Date()
-        let now = try container.resolve(DateGenerator.self)()
+        let now = try container.resolve(WiringDateGenerator.self)()
         #expect(before <= now && now <= Date())
 
         // A test container with nothing installed resolves them the same way.
         let test = TestContainer(base: container)
-        let live = try test.resolve(UUIDGenerator.self)
+        let live = try test.resolve(WiringUUIDGenerator.self)
         #expect(live() != live())
     }
 
@@ -69,22 +69,22 @@ import WiringTestSupport
         let test = TestContainer(base: makeReminderApp())
         test.pushLayer("frozen")
         test.installFixedDate(Date(timeIntervalSince1970: 0))
-        #expect(try test.resolve(DateGenerator.self)() == Date(timeIntervalSince1970: 0))
+        #expect(try test.resolve(WiringDateGenerator.self)() == Date(timeIntervalSince1970: 0))
         #expect(test.trace.render() == """
-            DateGenerator .container new #1 (override "frozen")
+            WiringDateGenerator .container new #1 (override "frozen")
             """)
 
         test.popLayer()
-        #expect(try test.resolve(DateGenerator.self)() > Date(timeIntervalSince1970: 0))
+        #expect(try test.resolve(WiringDateGenerator.self)() > Date(timeIntervalSince1970: 0))
     }
 
     @Test func aNamedClockIsInstalledUnderItsName() throws {
         let base = makeReminderApp()
         base.register((any Clock<Duration>).self, name: "animations") { _ in SuspendingClock() }
         let test = TestContainer(base: base)
-        let clock = test.installTestClock(TestClock(now: .init(offset: .seconds(60))), name: "animations")
+        let clock = test.installTestClock(WiringTestClock(now: .init(offset: .seconds(60))), name: "animations")
 
-        #expect(try test.resolve((any Clock<Duration>).self, name: "animations") as? TestClock === clock)
+        #expect(try test.resolve((any Clock<Duration>).self, name: "animations") as? WiringTestClock === clock)
         #expect(try test.resolve((any Clock<Duration>).self) is ContinuousClock)
         #expect(clock.now.offset == .seconds(60))
     }
@@ -100,8 +100,8 @@ import WiringTestSupport
         let file = "WiringTestSupportTests/InstalledDoublesTests.swift"
         #expect(sites == [
             "\(ServiceKey((any Clock<Duration>).self)) \(file):\(line + 1)",
-            "UUIDGenerator \(file):\(line + 2)",
-            "DateGenerator \(file):\(line + 3)",
+            "WiringUUIDGenerator \(file):\(line + 2)",
+            "WiringDateGenerator \(file):\(line + 3)",
         ])
     }
 }
@@ -123,8 +123,8 @@ private struct Reminder: Injectable {
     let clock: any Clock<Duration>
 
     init(resolver: any Resolver) throws {
-        id = try resolver.resolve(UUIDGenerator.self)()
-        created = try resolver.resolve(DateGenerator.self)()
+        id = try resolver.resolve(WiringUUIDGenerator.self)()
+        created = try resolver.resolve(WiringDateGenerator.self)()
         clock = try resolver.resolve((any Clock<Duration>).self)
     }
 

@@ -12,7 +12,7 @@ final class TestDoublesXCTests: XCTestCase {
         let clock = test.installTestClock()
         test.installSequentialUUIDs()
 
-        let ids = try test.resolve(UUIDGenerator.self)
+        let ids = try test.resolve(WiringUUIDGenerator.self)
         XCTAssertEqual(ids().uuidString, "00000000-0000-0000-0000-000000000000")
         XCTAssertEqual(ids().uuidString, "00000000-0000-0000-0000-000000000001")
 
@@ -26,7 +26,7 @@ final class TestDoublesXCTests: XCTestCase {
         XCTAssertEqual(
             test.trace.render(),
             """
-            UUIDGenerator .container new #1 (override "test")
+            WiringUUIDGenerator .container new #1 (override "test")
             \(ServiceKey((any Clock<Duration>).self)) .container new #2 (override "test")
             """)
     }
