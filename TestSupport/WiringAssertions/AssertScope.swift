@@ -66,25 +66,96 @@ package func checkScope<Service, each Argument>(
                 + "assertScope needs a Container or a TestContainer to resolve it in a sandbox", at: site)
         return
     }
-    let isCustom = ![Scope.transient, .graph, .container, .weak].contains(scope)
-    let behaviour: ScopeBehaviour
-    do {
+    let observed = Result {
         // A live-only registration the probe meets is this assertion's to report, not a finding.
-        let observed = try FindingRouter.$isProbing.withValue(true) {
-            try ScopeBehaviour.observe(request, in: source, resetting: isCustom ? scope : nil)
+        try FindingRouter.$isProbing.withValue(true) {
+            try ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope))
         }
-        switch observed {
-        case .behaviour(let observed):
-            behaviour = observed
-        case .valueInstance(let type, let kind):
-            recordFailure(
-                "cannot check that \(key) is \(scope): it resolves to \(typeName(type)), a \(kind), "
-                    + "and a value has no identity to tell a shared instance from a new one\n"
-                    + "  fix: check the scope of a class service, or test what sharing it should achieve",
-                at: site)
-            return
-        }
+    }
+    reportScope(observed, of: key, is: scope, in: resolver, at: site)
+}
+
+/// Checks, with `await`, that a service behaves as a scope promises, failing the running test at
+/// this line with what was observed otherwise: ``assertScope(_:name:arguments:is:in:fileID:file:line:column:)``
+/// for async registrations (`registerAsync`, `overrideAsync`) and main-actor ones resolved from
+/// anywhere. Every resolve of the check is awaited; "twice inside one resolve" is two awaited
+/// resolves inside one async factory.
+///
+/// ```swift
+/// await assertScopeAsync(Database.self, is: .container, in: test)
+/// await assertScopeAsync(CourseViewModel.self, arguments: "c-1", 2 as Int?, is: .transient, in: test)
+/// ```
+/// - Parameters:
+///   - serviceType: The type to resolve.
+///   - name: The registration's name, if any.
+///   - arguments: The runtime arguments of a registration that takes them, passed to every
+///     resolve of the check.
+///   - scope: The scope whose behaviour to expect.
+///   - resolver: A `TestContainer` or a `Container`.
+///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
+///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
+///   - line: The line to report a failure at; a helper passes its own `line` on.
+///   - column: The column to report a failure at; leave the default.
+nonisolated(nonsending)
+public func assertScopeAsync<Service, each Argument>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    arguments: repeat each Argument,
+    is scope: Scope,
+    in resolver: any Resolver,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    await checkScopeAsync(serviceType, name: name, arguments: repeat each arguments, is: scope, in: resolver, at: site)
+}
+
+nonisolated(nonsending)
+package func checkScopeAsync<Service, each Argument>(
+    _ serviceType: Service.Type, name: String?, arguments: repeat each Argument, is scope: Scope,
+    in resolver: any Resolver, at site: CallSite
+) async {
+    let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+    let values = UncheckedSendable((repeat each arguments))
+    let request = AsyncScopeRequest(key: key) { resolver in
+        UncheckedSendable(try await resolver.resolve(serviceType, name: name, arguments: repeat each values.value))
+    }
+    guard let source = RegistrationLookup.source(of: resolver) else {
+        recordFailure(
+            "cannot check the scope of \(key) in a \(typeName(type(of: resolver))): "
+                + "assertScopeAsync needs a Container or a TestContainer to resolve it in a sandbox", at: site)
+        return
+    }
+    let observed: Result<ScopeBehaviour.Observation, any Error>
+    do {
+        observed = .success(try await FindingRouter.$isProbing.withValue(true) {
+            try await ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope))
+        })
     } catch {
+        observed = .failure(error)
+    }
+    reportScope(observed, of: key, is: scope, in: resolver, at: site)
+}
+
+/// Fails the running test at `site` when `observed` is not what `scope` promises for `key`.
+private func reportScope(
+    _ observed: Result<ScopeBehaviour.Observation, any Error>, of key: ServiceKey, is scope: Scope,
+    in resolver: any Resolver, at site: CallSite
+) {
+    let behaviour: ScopeBehaviour
+    switch observed {
+    case .success(.behaviour(let observed)):
+        behaviour = observed
+    case .success(.valueInstance(let type, let kind)):
+        recordFailure(
+            "cannot check that \(key) is \(scope): it resolves to \(typeName(type)), a \(kind), "
+                + "and a value has no identity to tell a shared instance from a new one\n"
+                + "  fix: check the scope of a class service, or test what sharing it should achieve",
+            at: site)
+        return
+    case .failure(let error):
         recordFailure("cannot check that \(key) is \(scope): it could not be resolved:\n\(indented("\(error)"))", at: site)
         return
     }

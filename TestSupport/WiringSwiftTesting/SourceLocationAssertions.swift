@@ -45,6 +45,37 @@ public func assertResolves<Service, Concrete, each Argument>(
         at: CallSite(sourceLocation))
 }
 
+/// Resolves a service with `await`, failing the running test at `sourceLocation` when it cannot be resolved.
+/// - Returns: The instance, or `nil` after recording the failure.
+@discardableResult
+nonisolated(nonsending)
+public func assertResolvesAsync<Service, each Argument>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    arguments: repeat each Argument,
+    in resolver: any Resolver,
+    sourceLocation: SourceLocation
+) async -> Service? {
+    await checkResolvesAsync(
+        serviceType, name: name, arguments: repeat each arguments, in: resolver, at: CallSite(sourceLocation))
+}
+
+/// Checks, with `await`, that a service behaves as `scope` promises, failing the running test at
+/// `sourceLocation` otherwise.
+nonisolated(nonsending)
+public func assertScopeAsync<Service, each Argument>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    arguments: repeat each Argument,
+    is scope: Scope,
+    in resolver: any Resolver,
+    sourceLocation: SourceLocation
+) async {
+    await checkScopeAsync(
+        serviceType, name: name, arguments: repeat each arguments, is: scope, in: resolver,
+        at: CallSite(sourceLocation))
+}
+
 /// Checks that a service behaves as `scope` promises, failing the running test at `sourceLocation` otherwise.
 public func assertScope<Service, each Argument>(
     _ serviceType: Service.Type,

@@ -137,6 +137,38 @@ public final class OverrideLayer: Sendable {
         return overrides.register(serviceType, name: name, instance: instance, file: file, line: line)
     }
 
+    /// Replaces a registration with a double whose factory is awaited, as `registerAsync`'s is:
+    /// for an async registration of the app (or anything a test wants to make with `await`).
+    /// Resolve it with `try await test.async.resolve(…)`, or from another async factory.
+    ///
+    /// ```swift
+    /// test.overrideAsync(Database.self) { _ in try await InMemoryDatabase.open() }
+    /// let database = try await test.async.resolve(Database.self)
+    /// ```
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - factory: Makes the test double; it may capture a double the test keeps.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    /// - Returns: The registration, which keeps the scope of the one it replaces unless you set one.
+    @discardableResult
+    public func overrideAsync<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (AsyncResolver) async throws -> Service
+    ) -> Registration<Service> {
+        noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
+        // The test vouches for what the factory captures, as for `override`.
+        let double = UncheckedSendable(factory)
+        return keepingScope(
+            overrides.registerAsync(serviceType, name: name, file: file, line: line) { resolver in
+                try await UncheckedSendable(double.value(resolver)).value
+            })
+    }
+
     /// Notes an `override-of-unregistered` warning when nothing in the base (nor an implicit
     /// registration, nor a fake) answers `key`: the override replaces nothing, so whatever the
     /// test meant to replace still runs.

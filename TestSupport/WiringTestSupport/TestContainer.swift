@@ -156,6 +156,30 @@ public final class TestContainer: Resolver, Sendable {
         layers.topLayer.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
     }
 
+    /// Replaces a registration in the top layer with a double whose factory is awaited, as
+    /// `registerAsync`'s is: for an async registration of the app.
+    ///
+    /// ```swift
+    /// test.overrideAsync(Database.self) { _ in try await InMemoryDatabase.open() }
+    /// let database = try await test.async.resolve(Database.self)
+    /// ```
+    /// - Parameters:
+    ///   - serviceType: The type to replace.
+    ///   - name: The name of the registration to replace, if any.
+    ///   - factory: Makes the test double; it may capture a double the test keeps.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    @discardableResult
+    public func overrideAsync<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (AsyncResolver) async throws -> Service
+    ) -> Registration<Service> {
+        layers.topLayer.overrideAsync(serviceType, name: name, file: file, line: line, factory: factory)
+    }
+
     /// Replaces a registration in the top layer with a ready double, which every resolution
     /// returns, at every depth: typically a spy the test keeps and inspects afterwards.
     ///

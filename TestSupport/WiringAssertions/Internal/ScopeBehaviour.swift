@@ -117,6 +117,55 @@ struct ScopeBehaviour {
     }
 
     /// The instance as an object, if it is one: only a class instance has an identity to compare.
+    /// The scope to reset while observing `scope`: a custom one, whose promise is a new instance
+    /// after a reset.
+    static func resetting(_ scope: Scope) -> Scope? {
+        [Scope.transient, .graph, .container, .weak].contains(scope) ? nil : scope
+    }
+
+    /// Observes, with `await`, how `request`'s service is shared: as ``observe(_:in:resetting:)``
+    /// does, every resolve awaited, "twice inside one resolve" inside one async factory.
+    nonisolated(nonsending)
+    static func observe<Service>(
+        _ request: AsyncScopeRequest<Service>, in source: any ResolutionSource, resetting: Scope?
+    ) async throws -> Observation {
+        let withinResolve = ScopeProbe(wrapping: source)
+        let (first, second) = try await withinResolve.resolveTwiceInOneAsyncResolution(request.resolve)
+        guard let firstObject = object(first.value), let secondObject = object(second.value) else {
+            return .valueInstance(type: type(of: first.value as Any), kind: valueKind(first.value))
+        }
+        let sharedWithinResolve = firstObject === secondObject
+
+        let probe = ScopeProbe(wrapping: source)
+        let (sharedAcrossResolves, sharedWithChild, released) = try await resolveAcross(request, in: probe)
+        let keptWhenReleased = released.object != nil
+
+        var renewedAfterReset: Bool?
+        if let resetting {
+            let probe = ScopeProbe(wrapping: source)
+            let before = object(try await request.resolve(AsyncResolver(source: probe)).value)
+            probe.resetScope(resetting)
+            let after = object(try await request.resolve(AsyncResolver(source: probe)).value)
+            renewedAfterReset = before !== after
+        }
+        return .behaviour(ScopeBehaviour(
+            sharedWithinResolve: sharedWithinResolve, sharedAcrossResolves: sharedAcrossResolves,
+            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset))
+    }
+
+    /// Resolves with `await` twice in `probe` and once in a child of it; the instances are
+    /// released when it returns, but for what the probe keeps.
+    @inline(never)
+    nonisolated(nonsending)
+    private static func resolveAcross<Service>(
+        _ request: AsyncScopeRequest<Service>, in probe: ScopeProbe
+    ) async throws -> (shared: Bool, sharedWithChild: Bool, first: WeakReference) {
+        let first = object(try await request.resolve(AsyncResolver(source: probe)).value)
+        let second = object(try await request.resolve(AsyncResolver(source: probe)).value)
+        let fromChild = object(try await request.resolve(AsyncResolver(source: ScopeProbe(childOf: probe))).value)
+        return (first === second, first === fromChild, WeakReference(first))
+    }
+
     private static func object<Service>(_ instance: Service) -> AnyObject? {
         let value = instance as Any
         guard type(of: value) is AnyClass else { return nil }
@@ -158,4 +207,11 @@ final class WeakReference {
 struct ScopeRequest<Service> {
     let key: ServiceKey
     let resolve: (any Resolver) throws -> Service
+}
+
+/// What ``ScopeBehaviour/observe(_:in:resetting:)`` resolves with `await`: a key and how to
+/// resolve it from an async resolver (the arguments bound in).
+struct AsyncScopeRequest<Service>: Sendable {
+    let key: ServiceKey
+    let resolve: @Sendable (AsyncResolver) async throws -> UncheckedSendable<Service>
 }

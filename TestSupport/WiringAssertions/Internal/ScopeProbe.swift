@@ -12,6 +12,8 @@ final class ScopeProbe: ResolutionSource {
     /// child container does with its parent's.
     private let parent: ScopeProbe?
     private let instances = InstanceStore()
+    /// What the probe registers itself: the async factory that resolves a service twice.
+    private let own = Container()
 
     init(wrapping source: any ResolutionSource) {
         self.source = source
@@ -57,10 +59,24 @@ final class ScopeProbe: ResolutionSource {
         }
     }
 
+    /// Resolves a service with `await` twice inside one top-level resolution, as two awaited
+    /// dependencies of one async factory would be: that factory is the probe's own registration.
+    nonisolated(nonsending)
+    func resolveTwiceInOneAsyncResolution<Service>(
+        _ resolve: @escaping @Sendable (AsyncResolver) async throws -> UncheckedSendable<Service>
+    ) async throws -> (UncheckedSendable<Service>, UncheckedSendable<Service>) {
+        own.registerAsync(ResolvedTwice<Service>.self) { resolver in
+            ResolvedTwice(first: try await resolve(resolver), second: try await resolve(resolver))
+        }
+        let twice = try await AsyncResolver(source: self).resolve(ResolvedTwice<Service>.self)
+        return (twice.first, twice.second)
+    }
+
     // MARK: ResolutionSource
 
     func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
         if let parent { return parent.lookup(key, in: nil) }
+        if let found = own.lookup(key, in: nil) { return Lookup(entry: found.entry, cache: instances, origin: found.origin) }
         guard let found = source.lookup(key, in: nil) else { return nil }
         return Lookup(entry: found.entry, cache: instances, origin: found.origin)
     }
@@ -75,4 +91,10 @@ final class ScopeProbe: ResolutionSource {
     var implicitCache: any InstanceCache { instances }
 
     func makeObserver() -> ObserverReference? { nil }
+}
+
+/// Two instances of a service resolved inside one async factory.
+private struct ResolvedTwice<Service>: Sendable {
+    let first: UncheckedSendable<Service>
+    let second: UncheckedSendable<Service>
 }
