@@ -154,9 +154,19 @@ public final class Container: Resolver, Sendable {
     /// Drops the instances this container keeps for a scope; the next resolution makes new ones.
     ///
     /// Works for custom scopes and for `.container` and `.weak`. Instances kept by a parent
-    /// container are the parent's to reset.
-    /// - Parameter scope: The scope whose instances to drop.
-    public func resetScope(_ scope: Scope) {
+    /// container are the parent's to reset. App code that resets a scope it was given (logging
+    /// out) resolves a ``ScopeResetter`` instead, so that in a test it resets the test container.
+    /// - Parameters:
+    ///   - scope: The scope whose instances to drop.
+    ///   - file: Where the reset is made, for a test container that wraps this one; leave the default.
+    ///   - line: The line of the reset; leave the default.
+    public func resetScope(_ scope: Scope, file: StaticString = #fileID, line: UInt = #line) {
+        Self.onScopeReset?(self, scope, RegistrationSite(file, line))
+        resetKeptInstances(of: scope)
+    }
+
+    /// Drops the instances this container keeps for `scope`.
+    package func resetKeptInstances(of scope: Scope) {
         let dropped = state.withLock { state in
             state.takeInstances { $0 == scope }
         }

@@ -242,6 +242,11 @@ final class WeakSource: Resolver, @unchecked Sendable {
         return source
     }
 
+    /// Drops what the source keeps for `scope`, if it still exists.
+    func resetKeptInstances(of scope: Scope) {
+        source?.resetKeptInstances(of: scope)
+    }
+
     func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         let key = ServiceKey(serviceType, name: name)
         let source = try source(for: key)

@@ -1,6 +1,15 @@
 extension Container {
     private static let sharedFallbackObserver = LockedState<(@Sendable (any Resolver) -> Void)?>(nil)
     private static let sharedAssignmentObserver = LockedState<(@Sendable ((any Resolver)?) -> Void)?>(nil)
+    private static let scopeResetObserver = LockedState<(@Sendable (Container, Scope, RegistrationSite) -> Void)?>(nil)
+
+    /// Told each time ``resetScope(_:file:line:)`` is called on a container, with the scope and
+    /// where. The test support sets it, to notice app code that resets a container a test
+    /// container wraps, which keeps its own instances.
+    package static var onScopeReset: (@Sendable (Container, Scope, RegistrationSite) -> Void)? {
+        get { scopeResetObserver.withLock { $0 } }
+        set { scopeResetObserver.withLock { $0 = newValue } }
+    }
 
     /// Told each time ``shared`` is assigned, with the new value. The test support sets it, to
     /// notice a test that changes what every test in the process shares.

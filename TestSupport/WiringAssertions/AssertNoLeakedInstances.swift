@@ -2,7 +2,7 @@ import Wiring
 import WiringTestSupport
 
 /// Fails the running test at this line, listing every object the test container made that is
-/// still alive though no scope keeps it (`test.leakedInstances()`), each with its key and the
+/// still alive once the test container let go of what it kept (`test.leakedInstances()`), each with its key and the
 /// resolution path that made it: a view model kept by a closure that captures it, a cycle of
 /// strong references.
 ///
@@ -42,7 +42,7 @@ package func checkNoLeakedInstances(_ test: TestContainer, at site: CallSite) {
     let leaked = test.leakedInstances()
     guard !leaked.isEmpty else { return }
     let count = leaked.count == 1 ? "1 instance" : "\(leaked.count) instances"
-    let lines = ["the test container made \(count) still alive though no scope keeps them:"]
+    let lines = ["the test container made \(count) still alive though it let go of what it kept:"]
         + leaked.map { "  \($0)" }
         + ["  fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property"]
     recordFailure(lines.joined(separator: "\n"), at: site)

@@ -21,7 +21,9 @@ import WiringTestSupport
 ///   - name: Tells the snapshots of one test apart.
 ///   - snapshotDirectory: The folder to keep the snapshot in, instead of the one beside the test.
 ///   - record: Writes the snapshot again, and fails, so that recording is never left on by accident.
-///   - testName: The test's name, part of the file name; the calling function's by default.
+///   - testName: The test's name, part of the file name: by default the running test's (its
+///     Swift Testing function, its XCTest method, a Quick example's test), else the calling function's.
+///   - function: The calling function, the name when no running test is known; leave the default.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
@@ -31,13 +33,14 @@ public func assertTraceSnapshot(
     named name: String,
     snapshotDirectory: String? = nil,
     record: Bool = false,
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: function, testName: testName)
     checkTraceSnapshot(trace, named: name, snapshotDirectory: snapshotDirectory, record: record, at: site)
 }
 

@@ -25,7 +25,9 @@ import WiringTestSupport
 ///   - record: Writes the snapshot again, and fails, so that recording is never left on by accident.
 ///   - samples: Sample runtime arguments, for registrations that take some; one without is
 ///     listed as unchecked, with only the dependencies its autowired initializer declares.
-///   - testName: The test's name, part of the file name; the calling function's by default.
+///   - testName: The test's name, part of the file name: by default the running test's (its
+///     Swift Testing function, its XCTest method, a Quick example's test), else the calling function's.
+///   - function: The calling function, the name when no running test is known; leave the default.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
@@ -36,13 +38,14 @@ public func assertWiringSnapshot(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: function, testName: testName)
     checkWiringSnapshot(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples, at: site)
 }
@@ -59,7 +62,9 @@ public func assertWiringSnapshot(
 ///   - snapshotDirectory: The folder to keep the snapshot in, instead of the one beside the test.
 ///   - record: Writes the snapshot again, and fails, so that recording is never left on by accident.
 ///   - samples: Sample runtime arguments, for registrations that take some.
-///   - testName: The test's name, part of the file name; the calling function's by default.
+///   - testName: The test's name, part of the file name: by default the running test's (its
+///     Swift Testing function, its XCTest method, a Quick example's test), else the calling function's.
+///   - function: The calling function, the name when no running test is known; leave the default.
 ///   - fileID: The file to report a failure in, as `#fileID` spells it; leave the default.
 ///   - filePath: The file to report a failure in, as `#filePath` spells it; an XCTest helper passes its own `file` on.
 ///   - line: The line to report a failure at; a helper passes its own `line` on.
@@ -70,13 +75,14 @@ public func assertWiringSnapshot(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: function, testName: testName)
     checkWiringSnapshot(
         TestContainer(base: container), named: name, snapshotDirectory: snapshotDirectory, record: record,
         samples: samples, at: site)
@@ -97,13 +103,14 @@ public func assertWiringSnapshotAsync(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) async {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: testName)
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column, function: function, testName: testName)
     await checkWiringSnapshotAsync(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples, at: site)
 }

@@ -149,7 +149,7 @@ public func assertNoFakesUsed(
 }
 
 /// Fails the running test at `sourceLocation`, listing every object the test container made
-/// that is still alive though no scope keeps it (`test.leakedInstances()`).
+/// that is still alive once the test container let go of what it kept (`test.leakedInstances()`).
 public func assertNoLeakedInstances(
     _ test: TestContainer,
     sourceLocation: SourceLocation
@@ -172,12 +172,13 @@ public func assertTraceSnapshot(
     named name: String,
     snapshotDirectory: String? = nil,
     record: Bool = false,
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     sourceLocation: SourceLocation
 ) {
     checkTraceSnapshot(
         trace, named: name, snapshotDirectory: snapshotDirectory, record: record,
-        at: CallSite(sourceLocation, function: testName))
+        at: CallSite(sourceLocation, function: function, testName: testName))
 }
 
 /// Compares the wiring manifest of a test container with its text snapshot, failing the running
@@ -189,12 +190,13 @@ public func assertWiringSnapshot(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     sourceLocation: SourceLocation
 ) {
     checkWiringSnapshot(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples,
-        at: CallSite(sourceLocation, function: testName))
+        at: CallSite(sourceLocation, function: function, testName: testName))
 }
 
 /// Compares the wiring manifest of a test container with its text snapshot, building
@@ -207,12 +209,13 @@ public func assertWiringSnapshotAsync(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     sourceLocation: SourceLocation
 ) async {
     await checkWiringSnapshotAsync(
         test, named: name, snapshotDirectory: snapshotDirectory, record: record, samples: samples,
-        at: CallSite(sourceLocation, function: testName))
+        at: CallSite(sourceLocation, function: function, testName: testName))
 }
 
 /// Compares the wiring manifest of an app's container with its text snapshot, failing the
@@ -223,10 +226,11 @@ public func assertWiringSnapshot(
     snapshotDirectory: String? = nil,
     record: Bool = false,
     samples: (inout VerificationSamples) -> Void = { _ in },
-    testName: String = #function,
+    testName: String? = nil,
+    function: String = #function,
     sourceLocation: SourceLocation
 ) {
     checkWiringSnapshot(
         TestContainer(base: container), named: name, snapshotDirectory: snapshotDirectory, record: record,
-        samples: samples, at: CallSite(sourceLocation, function: testName))
+        samples: samples, at: CallSite(sourceLocation, function: function, testName: testName))
 }

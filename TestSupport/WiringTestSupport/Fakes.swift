@@ -16,7 +16,11 @@ public final class Fakes: Sendable {
         var faked: [ServiceKey] = []
     }
 
-    init(changes: ChangeSignal) {
+    /// The container the fakes stand in for, where it registers a key live-only.
+    private let base: Container
+
+    init(changes: ChangeSignal, base: Container) {
+        self.base = base
         container.observeChanges(changes)
     }
 
@@ -52,7 +56,8 @@ public final class Fakes: Sendable {
         make: @escaping () throws -> Service
     ) -> Registration<Service> {
         IsolatedDouble.register(
-            serviceType, name: name, file: file, line: line, isolation: isolation, in: container, factory: { _ in try make() })
+            serviceType, name: name, file: file, line: line, isolation: isolation, in: container, factory: { _ in try make() }
+        ).keepingScope(of: base)
     }
 
     package var registry: Registry { container.registry }

@@ -227,8 +227,7 @@ public final class OverrideLayer: Sendable {
     }
 
     private func keepingScope<Service>(_ registration: Registration<Service>) -> Registration<Service> {
-        guard let replaced = base?.registration(for: registration.key) else { return registration }
-        return registration.scope(replaced.scope)
+        registration.keepingScope(of: base)
     }
 }
 
@@ -246,5 +245,14 @@ public struct ModuleReplacementError: Error, CustomStringConvertible, Sendable {
             error: cannot replace \(replaced): the base container never applied it (modules applied: \(modules))
               fix: replace one of the modules applied, by the type given to `Container(modules:)` or `apply(_:)`
             """
+    }
+}
+
+extension Registration {
+    /// This registration with the scope of the one it stands in for in `base`, if `base` has one:
+    /// a singleton's double is a singleton too, unless the test sets another scope.
+    func keepingScope(of base: Container?) -> Registration {
+        guard let replaced = base?.registration(for: key) else { return self }
+        return scope(replaced.scope)
     }
 }

@@ -3,7 +3,9 @@ import Wiring
 /// Every resolution made through a ``TestContainer``, as a tree per top-level request.
 ///
 /// `render()` gives deterministic text for snapshots: instances are numbered in the order the
-/// test container made them (`#1`, `#2`…), never shown by address, and nothing depends on timing.
+/// test container made them, from `#1` for the first this trace shows (so that a snapshot does
+/// not depend on the tests that ran before, nor on what `clearTrace()` cleared), never shown by
+/// address, and nothing depends on timing.
 ///
 /// ```text
 /// Checkout .graph new #3
@@ -123,9 +125,12 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
 
     /// The trace as an indented tree, one line per step, the same on every run.
     public func render() -> String {
+        // The test container's numbers, in order, become 1, 2, 3… for this trace.
+        let numbers = Set(allNodes.compactMap(\.instance)).sorted()
+        let renumbered = Dictionary(uniqueKeysWithValues: numbers.enumerated().map { ($1, $0 + 1) })
         var lines: [String] = []
         for root in roots {
-            render(root, prefix: "", childPrefix: "", into: &lines)
+            render(root, renumbered: renumbered, prefix: "", childPrefix: "", into: &lines)
         }
         return lines.joined(separator: "\n")
     }
@@ -133,8 +138,10 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
     /// The same text as ``render()``.
     public var description: String { render() }
 
-    private func render(_ node: Node, prefix: String, childPrefix: String, into lines: inout [String]) {
-        lines.append(prefix + Self.line(for: node))
+    private func render(
+        _ node: Node, renumbered: [Int: Int], prefix: String, childPrefix: String, into lines: inout [String]
+    ) {
+        lines.append(prefix + Self.line(for: node, number: node.instance.flatMap { renumbered[$0] }))
         for note in node.notes {
             lines.append(childPrefix + (node.children.isEmpty ? "    " : "│   ") + "↻ " + note)
         }
@@ -144,12 +151,12 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         for (index, child) in node.children.enumerated() {
             let isLast = index == node.children.count - 1
             render(
-                child, prefix: childPrefix + (isLast ? "└── " : "├── "),
+                child, renumbered: renumbered, prefix: childPrefix + (isLast ? "└── " : "├── "),
                 childPrefix: childPrefix + (isLast ? "    " : "│   "), into: &lines)
         }
     }
 
-    private static func line(for node: Node) -> String {
+    private static func line(for node: Node, number: Int?) -> String {
         var parts = [node.key.description]
         if let scope = node.scope { parts.append(scope.description) }
         switch node.outcome {
@@ -158,7 +165,7 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         case .sharedInGraph: parts.append("shared")
         case .failed(let identifier): parts.append("failed: \(identifier)")
         }
-        if let instance = node.instance { parts.append("#\(instance)") }
+        if let number { parts.append("#\(number)") }
         // Where the factory ran, on the steps that ran it.
         if let isolation = node.isolation, node.outcome != .cached, node.outcome != .sharedInGraph {
             parts.append("(\(isolation))")

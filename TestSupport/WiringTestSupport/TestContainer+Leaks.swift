@@ -1,8 +1,8 @@
 import Wiring
 
-/// An object a test container made that is still alive though no scope keeps it, nor anything
-/// a scope keeps: something the test or the app let go of holds it still, such as a closure that
-/// captures it, or a cycle of strong references.
+/// An object a test container made that is still alive once the test container let go of every
+/// instance it kept: something else holds it, such as a closure that captures it, a cycle of
+/// strong references, a global, or the test itself.
 public struct LeakedInstance: Sendable, CustomStringConvertible {
     /// The key resolved that made it.
     public let key: ServiceKey
@@ -18,7 +18,7 @@ public struct LeakedInstance: Sendable, CustomStringConvertible {
         let number = instance.map { " #\($0)" } ?? ""
         let article = typeName.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
         return "\(key)\(number) (\(article) \(typeName)), made by \(path.map(\.description).joined(separator: " -> ")), "
-            + "is still alive though no scope keeps it"
+            + "is still alive though the test container let go of what it kept"
     }
 }
 
@@ -31,62 +31,27 @@ extension TestContainer {
         set { traces.tracksMadeObjects = newValue }
     }
 
-    /// The objects this test container made that are still alive though no scope keeps them,
-    /// nor anything a scope keeps, in the order made: each with its key, its number in the
-    /// trace when known, and the resolution path that made it.
+    /// Lets go of every instance the test container keeps, in every layer (as popping every
+    /// layer would), then lists the objects it made that are still alive, in the order made:
+    /// each with its key, its number in the trace when known, and the resolution path that made
+    /// it. Call it at the end of a test, once the test's own references are gone.
     ///
     /// ```swift
     /// checkout = nil                               // the test's own references are gone
     /// #expect(test.leakedInstances().isEmpty)      // or assertNoLeakedInstances(test)
     /// ```
     ///
-    /// Call it once the test's own references are gone: anything the test still holds is
-    /// alive. Every object a resolution through the test container makes is noted with a weak
-    /// reference; objects a factory made without the resolver, and values, are not seen. What
-    /// kept instances hold is followed through their stored properties (with `Mirror`), not
-    /// through closures: an object only a kept instance's closure holds is listed.
+    /// What it sees: an object the test container made that something other than the test
+    /// container holds: a cycle, a closure, a global, a task left running, or the test itself.
+    /// Whether a kept instance holds it weakly or strongly, through a `Provider`, a delegate or
+    /// a closure, makes no difference: every kept instance is let go first. What it cannot see:
+    /// objects a factory made without the resolver, values, and objects held only by what the
+    /// test container still holds after letting go (an override's closure that captured one).
+    /// The next resolve makes kept instances anew.
     public func leakedInstances() -> [LeakedInstance] {
-        let alive = traces.madeObjects.alive
-        guard !alive.isEmpty else { return [] }
-        let layers = self.layers.snapshot().layers + self.layers.ownLayers
-        let kept = Reachability.objects(from: layers.flatMap(\.cache.objects))
-        let leaked = alive.filter { !kept.contains(ObjectIdentifier($0.object)) }
-        guard !leaked.isEmpty else { return [] }
-        let numbers = traces.withHistory { history in
-            leaked.map { history.madeNumbers[ObjectIdentifier($0.object)] }
-        }
-        return zip(leaked, numbers).map { made, number in
-            return LeakedInstance(
-                key: made.path.last ?? ServiceKey(AnyObject.self), instance: number, path: made.path,
-                typeName: typeName(type(of: made.object)))
-        }
-    }
-}
-
-/// What a set of objects holds, through stored properties, however deep: bounded by the
-/// objects and values it visits, each once.
-enum Reachability {
-    /// At most this many objects and values are visited: a huge graph is cut short, never slow.
-    static let limit = 200_000
-
-    /// The identities of `roots` and of every object they hold.
-    static func objects(from roots: [AnyObject]) -> Set<ObjectIdentifier> {
-        var seen = Set<ObjectIdentifier>()
-        var pending: [Any] = roots
-        var visited = 0
-        while let value = pending.popLast(), visited < limit {
-            visited += 1
-            let mirror = Mirror(reflecting: value)
-            if mirror.displayStyle == .class || type(of: value) is AnyClass {
-                guard seen.insert(ObjectIdentifier(value as AnyObject)).inserted else { continue }
-            }
-            var current: Mirror? = mirror
-            while let level = current {
-                pending += level.children.map(\.value)
-                current = level.superclassMirror
-            }
-        }
-        return seen
+        let watch = watchForLeaks()
+        layers.dropKeptInstances()
+        return watch.leakedInstances()
     }
 }
 

@@ -152,6 +152,20 @@ extension WiringWarning {
             identifier: "live-only", message: ([first] + lines).joined(separator: "\n"), key: error.key, site: site)
     }
 
+    /// App code reset `scope` on a container a test container wraps, at `site`.
+    static func resetOfWrappedContainer(_ scope: Scope, at site: RegistrationSite) -> WiringWarning {
+        WiringWarning(
+            identifier: "reset-of-wrapped-container",
+            message: """
+                resetScope(\(scope)) at \(site) reset a Container a TestContainer wraps: the test container keeps its \
+                own instances, so the reset reached none of what the test resolved through it (and none of another test's)
+                  fix: reset through what the code resolved: have it resolve `ScopeResetter` \
+                (`let scopes = try r.resolve(ScopeResetter.self)`) and call `scopes.reset(\(scope))`, which resets the \
+                test container in a test and the app's container in the app; or call `test.resetScope(\(scope))` in the test
+                """,
+            site: site)
+    }
+
     /// Instances the test container made that were still alive when the test's scope ended.
     static func leakedInstances(_ leaked: [LeakedInstance], test: String) -> WiringWarning {
         let count = leaked.count == 1 ? "1 instance" : "\(leaked.count) instances"

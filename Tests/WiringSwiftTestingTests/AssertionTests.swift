@@ -170,7 +170,7 @@ func indented(_ text: String) -> String {
         let failures = expectFailures { assertNoFakesUsed(test) }
         #expect(failures.map(\.line) == [line])
         #expect(failures.first?.message == """
-            2 services came from fakes, as nothing registered them:
+            2 services came from fakes, as nothing registered them or their registration is live-only:
               Analytics
               Logger
               fix: register them in the app's container, or override them in the test if a double is intended

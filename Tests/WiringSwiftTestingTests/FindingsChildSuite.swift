@@ -55,7 +55,9 @@ struct FindingsChildSuite {
 
     @Test(.testContainer { makeFindingsApp() })
     func leakFails() throws {
-        _ = try #require(TestContainer.current).resolve(SelfKeepingScreen.self)
+        let test = try #require(TestContainer.current)
+        test.isTrackingLeaks = true                             // on by default in debug builds only
+        _ = try test.resolve(SelfKeepingScreen.self)
     }
 
     // MARK: Each passes

@@ -83,7 +83,7 @@ struct FindingsRunTests {
             #expect(output.contains("Test \(passing)() passed"), "\(passing)\n\(output)")
         }
         // Report-only: a warning, with the finding's text.
-        #expect(output.contains("Test reportOnlyPasses() recorded a warning at FindingsChildSuite.swift:102:1"), "\(output)")
+        #expect(output.contains("Test reportOnlyPasses() recorded a warning at FindingsChildSuite.swift:104:1"), "\(output)")
         #expect(output.contains("Test reportOnlyPasses() passed after"), "\(output)")
         // Each was recorded in its test: none is left for the end of the run.
         #expect(!output.contains("no running test could be failed for"), "\(output)")

@@ -57,12 +57,12 @@ private func makeLeakyApp() -> Container {
         let leaked = test.leakedInstances()
         #expect(leaked.map(\.key) == [ServiceKey(KLeakyModel.self)])
         #expect(leaked.first?.path == [ServiceKey(KScreen.self), ServiceKey(KLeakyModel.self)])
-        #expect(leaked.first?.description == "KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it")
+        #expect(leaked.first?.description == "KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though the test container let go of what it kept")
 
         let failures = expectFailures { assertNoLeakedInstances(test) }
         #expect(failures.first?.message == """
-            the test container made 1 instance still alive though no scope keeps them:
-              KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though no scope keeps it
+            the test container made 1 instance still alive though it let go of what it kept:
+              KLeakyModel #1 (a KLeakyModel), made by KScreen -> KLeakyModel, is still alive though the test container let go of what it kept
               fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
             """)
     }
@@ -120,5 +120,53 @@ private func makeLeakyApp() -> Container {
         #expect(message.hasPrefix("the test container noticed 2 warnings:"), "\(message)")
         #expect(message.contains("override-of-unregistered: the override of KLiveClient"))
         #expect(message.contains("duplicate-registration: KClient is registered twice"))
+    }
+}
+
+/// The shapes a walk from kept instances could not see through: a kept coordinator holding a
+/// `Provider`, a weak reference to the test container and a weak delegate pointing at the screen
+/// that leaks.
+private final class LDetail {}
+private final class LLeakyScreen {
+    var onClose: (() -> Void)?
+    init() { onClose = { _ = self } }
+}
+private final class LCoordinator {
+    let makeDetail: Provider<LDetail>
+    weak var test: TestContainer?
+    weak var delegate: LLeakyScreen?
+    init(makeDetail: Provider<LDetail>) { self.makeDetail = makeDetail }
+}
+
+private func makeCoordinatedApp() -> Container {
+    let container = Container()
+    container.register(LDetail.self) { _ in LDetail() }
+    container.register(LLeakyScreen.self) { _ in LLeakyScreen() }
+    container.register(LCoordinator.self) { r in LCoordinator(makeDetail: try r.resolve()) }.scope(.container)
+    return container
+}
+
+@Suite struct LeakShapesTests {
+    @Test func aLeakedScreenIsFoundWhateverAKeptInstanceHoldsOfIt() throws {
+        let test = TestContainer(base: makeCoordinatedApp())
+        test.isTrackingLeaks = true
+        do {
+            let coordinator = try test.resolve(LCoordinator.self)
+            coordinator.test = test                                  // a weak back-reference to the test container
+            coordinator.delegate = try test.resolve(LLeakyScreen.self)   // a weak delegate to the leaking screen
+            _ = try coordinator.makeDetail()                         // the kept instance holds a Provider
+        }
+        #expect(test.leakedInstances().map(\.key) == [ServiceKey(LLeakyScreen.self)])
+    }
+
+    @Test func aCleanCoordinatedGraphReportsNothing() throws {
+        let test = TestContainer(base: makeCoordinatedApp())
+        test.isTrackingLeaks = true
+        do {
+            let coordinator = try test.resolve(LCoordinator.self)
+            coordinator.test = test
+            _ = try coordinator.makeDetail()
+        }
+        #expect(test.leakedInstances().isEmpty)
     }
 }

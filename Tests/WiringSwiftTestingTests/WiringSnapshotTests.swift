@@ -181,3 +181,35 @@ private let appManifest = """
 private final class Receipt: Sendable {
     init(total: Int, network: any Network) {}
 }
+
+/// Two cases of a parameterized test checking one snapshot name would write one file twice: the
+/// second is asked for a name of its own. Serialized, so that the second case is the one failing.
+@Suite(.serialized) struct ParameterizedSnapshotNamingTests {
+    private static let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("WiringParameterized-\(UUID())").path
+
+    @Test(arguments: [1, 2])
+    func twoCasesSharingASnapshotNameAreAskedForTheirOwn(index: Int) throws {
+        let test = TestContainer(base: makeAppContainer())
+        _ = try test.resolve(Checkout.self)
+        if index == 1 {
+            try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
+            let file = URL(fileURLWithPath: "\(Self.directory)/twoCasesSharingASnapshotNameAreAskedForTheirOwn-index.checkout.txt")
+            try Data((test.trace.render() + "\n").utf8).write(to: file)
+            assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: Self.directory)
+            return
+        }
+        withKnownIssue {
+            assertTraceSnapshot(test.trace, named: "checkout", snapshotDirectory: Self.directory)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("was checked in this run by another case of this parameterized test")
+                && text.contains("fix: give each its own name")
+        }
+        // A name of its own passes.
+        let own = URL(fileURLWithPath: "\(Self.directory)/twoCasesSharingASnapshotNameAreAskedForTheirOwn-index.checkout-2.txt")
+        try Data((test.trace.render() + "\n").utf8).write(to: own)
+        assertTraceSnapshot(test.trace, named: "checkout-\(index)", snapshotDirectory: Self.directory)
+        try? FileManager.default.removeItem(atPath: Self.directory)
+    }
+}

@@ -85,11 +85,11 @@ struct OverridesReachCachedInstancesTests {
         _ = try test.resolve(Repository.self)
 
         let rendered = test.trace.render()
-        #expect(rendered.hasPrefix("Repository .container new #4\n"))
+        #expect(rendered.hasPrefix("Repository .container new #2\n"))
         #expect(rendered.contains(
             "↻ made again: Network is now answered by layer \"offline\" (WiringTestSupportTests/OverridesReachCachedInstancesTests.swift:"))
         #expect(rendered.contains("not as when the one kept in layer \"test\" was made"))
-        #expect(rendered.hasSuffix("└── Network .container new #3 (override \"offline\")"))
+        #expect(rendered.hasSuffix("└── Network .container new #1 (override \"offline\")"))
     }
 
     @Test func withOverridesMakesItAgainInItsOwnLayerAndDropsItAfter() throws {

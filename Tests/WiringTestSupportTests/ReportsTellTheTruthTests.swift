@@ -67,3 +67,27 @@ private struct RFakeNetworkModule: Module {
         #expect(coverage.doubles.isEmpty, "\(coverage.render())")
     }
 }
+
+@Suite struct FakesAreFakesTests {
+    @Test func aFakeAnsweringALiveOnlyKeyIsListedAsAFakeUsed() throws {
+        let test = TestContainer(base: makeFindingsApp())
+        test.fakes.register(LiveGateway.self) { LiveGateway() }
+        _ = try test.resolve(PayDesk.self)
+
+        #expect(test.fakes.fakedKeys == [ServiceKey(LiveGateway.self)])
+        #expect(test.trace.render().contains("LiveGateway .graph new #1 (fake)"), "\(test.trace.render())")
+    }
+
+    @Test func aFakeStandingInForAKeptRegistrationKeepsItsScope() throws {
+        let base = Container()
+        base.register(LiveGateway.self) { _ in LiveGateway() }.scope(.container).liveOnly()
+        let test = TestContainer(base: base)
+        test.fakes.register(LiveGateway.self) { LiveGateway() }
+
+        #expect(try test.resolve(LiveGateway.self) === test.resolve(LiveGateway.self), "\(test.trace.render())")
+        // Unless the fake says otherwise.
+        let other = TestContainer(base: base)
+        other.fakes.register(LiveGateway.self) { LiveGateway() }.scope(.transient)
+        #expect(try other.resolve(LiveGateway.self) !== other.resolve(LiveGateway.self))
+    }
+}

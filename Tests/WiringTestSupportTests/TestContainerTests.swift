@@ -331,15 +331,18 @@ import WiringTestSupport
         #expect(test.resolutionCount(of: Cart.self) == 1)
     }
 
-    @Test func aKeptInstanceKeepsItsNumberAfterTheTraceIsCleared() throws {
+    @Test func aTraceNumbersItsInstancesFromOneAfterItIsCleared() throws {
         let test = TestContainer(base: makeAppContainer())
         _ = try test.resolve(Checkout.self)
         test.clearTrace()
         _ = try test.resolve(Cart.self)
+        // Rendered from #1, in the order made, so that a snapshot does not depend on what ran before.
         #expect(test.trace.render() == """
-            Cart .graph new #5
+            Cart .graph new #2
             └── Network .container cached #1
             """)
+        // The nodes keep the test container's numbers.
+        #expect(test.trace.allNodes.map(\.instance) == [5, 1])
         #expect(test.unusedRegistrations().map(\.key).contains(ServiceKey(Cart.self)) == false)
     }
 
@@ -455,7 +458,7 @@ import WiringTestSupport
         let expected = """
             Labelled .transient new #1 (override "test")
             └── Network .container cached #1
-            Cart .graph new #8
+            Cart .graph new #2
             └── Network .container cached #1
             """
         #expect(try render(readingBeforeClearing: true) == expected)

@@ -173,7 +173,7 @@ final class AssertNoFakesUsedXCTests: FailureCapturingTestCase {
         let failures = captureFailures { assertNoFakesUsed(test) }
         XCTAssertEqual(failures.map(\.line), [line])
         XCTAssertEqual(failures.first?.message, """
-            1 service came from fakes, as nothing registered them:
+            1 service came from fakes, as nothing registered them or their registration is live-only:
               Analytics
               fix: register them in the app's container, or override them in the test if a double is intended
             """)

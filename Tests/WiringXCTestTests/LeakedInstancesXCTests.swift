@@ -33,8 +33,8 @@ final class LeakedInstancesXCTests: FailureCapturingTestCase {
         let failures = captureFailures { assertNoLeakedInstances(test) }
         XCTAssertEqual(failures.map(\.line), [line])
         XCTAssertEqual(failures.first?.message, """
-            the test container made 1 instance still alive though no scope keeps them:
-              XLeakyModel #1 (a XLeakyModel), made by XLeakyModel, is still alive though no scope keeps it
+            the test container made 1 instance still alive though it let go of what it kept:
+              XLeakyModel #1 (a XLeakyModel), made by XLeakyModel, is still alive though the test container let go of what it kept
               fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property
             """)
     }

@@ -43,7 +43,7 @@ import WiringXCTest
             "the wiring is incomplete:",
             "4 registrations were never resolved through the test container:",
             "1 key is not registered:",
-            "1 service came from fakes, as nothing registered them:",
+            "1 service came from fakes, as nothing registered them or their registration is live-only:",
         ])
     }
 }

@@ -59,8 +59,14 @@ package final class InstanceStore: InstanceCache {
 
     /// Drops the instances of `scope`, returning them.
     package func reset(_ scope: Scope) -> [AnyObject] {
+        reset(scope, keeping: [])
+    }
+
+    /// Removes the instances of `scope`, but for those of the registrations `kept` (by id), and
+    /// returns them, to be released by the caller outside the lock.
+    package func reset(_ scope: Scope, keeping kept: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
-            let keys = instances.keys.filter { $0.scope == scope }
+            let keys = instances.keys.filter { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) }
             return keys.compactMap { instances.removeValue(forKey: $0) }
         }
     }

@@ -10,6 +10,9 @@ package protocol ResolutionSource: AnyObject, Resolver {
     var implicitCache: any InstanceCache { get }
     /// What follows the steps of a new top-level resolution from here; `nil` when nobody does.
     func makeObserver() -> ObserverReference?
+    /// Drops the instances this source keeps for `scope`, as `resetScope(_:)` does, for a
+    /// `ScopeResetter` it handed out.
+    func resetKeptInstances(of scope: Scope)
 }
 
 extension ResolutionSource {

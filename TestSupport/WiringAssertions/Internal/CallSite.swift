@@ -14,8 +14,12 @@ package struct CallSite: Sendable {
     package let column: UInt
     /// The function the assertion was called from, as `#function` spells it: `checkout()`.
     package let function: String
+    /// The test name the caller gave a snapshot, if it gave one.
+    package let testName: String?
 
-    package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, function: String = "") {
+    package init(
+        fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, function: String = "", testName: String? = nil
+    ) {
         // Every assertion starts here: the test support learns from now on which test runs.
         TestIdentification.install()
         self.fileID = "\(fileID)"
@@ -24,9 +28,10 @@ package struct CallSite: Sendable {
         self.line = line
         self.column = column
         self.function = function
+        self.testName = testName
     }
 
-    package init(_ location: SourceLocation, function: String = "") {
+    package init(_ location: SourceLocation, function: String = "", testName: String? = nil) {
         TestIdentification.install()
         self.fileID = location.fileID
         self.filePath = location.filePath
@@ -34,6 +39,7 @@ package struct CallSite: Sendable {
         self.line = UInt(location.line)
         self.column = UInt(location.column)
         self.function = function
+        self.testName = testName
     }
 
     package var sourceLocation: SourceLocation {

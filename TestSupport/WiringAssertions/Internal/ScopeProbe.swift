@@ -91,6 +91,10 @@ final class ScopeProbe: ResolutionSource {
     var implicitCache: any InstanceCache { instances }
 
     func makeObserver() -> ObserverReference? { nil }
+
+    func resetKeptInstances(of scope: Scope) {
+        resetScope(scope)
+    }
 }
 
 /// Two instances of a service resolved inside one async factory.

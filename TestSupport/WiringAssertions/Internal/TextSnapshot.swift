@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import WiringTestSupport
 
 /// One text snapshot on disk, and how a rendering compares with it: what `assertTraceSnapshot`
 /// and `assertWiringSnapshot` keep, each named in its messages.
@@ -135,9 +137,83 @@ package func checkSnapshot(
     _ rendered: String, of subject: TextSnapshot.Subject, named name: String, snapshotDirectory: String?,
     record: Bool, at site: CallSite, environment: [String: String]
 ) {
+    let testName = SnapshotName.testName(for: site)
     let snapshot = TextSnapshot(
-        subject, name: name, testName: site.function, testFilePath: site.filePath, directory: snapshotDirectory)
+        subject, name: name, testName: testName.name, testFilePath: site.filePath, directory: snapshotDirectory)
+    if let failure = SnapshotName.claim(snapshot.url.path, by: testName.test, isParameterized: testName.isParameterized) {
+        recordFailure(failure, at: site)
+        return
+    }
+    if let legacy = testName.legacy, legacy != testName.name {
+        let old = TextSnapshot(subject, name: name, testName: legacy, testFilePath: site.filePath, directory: snapshotDirectory)
+        if old.url != snapshot.url, !FileManager.default.fileExists(atPath: snapshot.url.path),
+            FileManager.default.fileExists(atPath: old.url.path)
+        {
+            recordFailure(
+                """
+                the \(subject.snapshot) is kept under its old name, \(old.url.path), from the calling function's name; \
+                it is now named after the running test: \(snapshot.url.path)
+                  fix: rename the file (`git mv`) to its new name, and run the test again
+                """, at: site)
+            return
+        }
+    }
     if let failure = snapshot.verify(rendered, record: record, environment: environment) {
         recordFailure(failure, at: site)
     }
+}
+
+/// What a snapshot is named after, and which file each test of the run has checked.
+package enum SnapshotName {
+    /// The test name a snapshot's file is named after: the caller's, else the running test's (a
+    /// Swift Testing test's function, an XCTest test's method, which a Quick example has of its
+    /// own), else the calling function's. `legacy` is the calling function's name, which files
+    /// were named after before, where it differs; `test` names the test that runs, and
+    /// `isParameterized` says whether it is one case of several.
+    static func testName(for site: CallSite) -> (name: String, legacy: String?, test: String, isParameterized: Bool) {
+        let isParameterized = Test.Case.current?.isParameterized ?? false
+        if let explicit = site.testName { return (explicit, nil, runningTest ?? explicit, isParameterized) }
+        if let test = Test.current {
+            return (test.name, nil, TestIdentification.name(of: test), isParameterized)
+        }
+        if Thread.isMainThread, let testCase = XCTestRunObserver.shared.currentTestCase {
+            let method = methodName(of: testCase.name)
+            return (method, site.function.isEmpty ? nil : site.function, testCase.name, false)
+        }
+        return (site.function, nil, runningTest ?? site.function, false)
+    }
+
+    /// The method of an XCTest test case's name: `testCheckout` of `-[CheckoutTests testCheckout]`
+    /// (Darwin) or `CheckoutTests.testCheckout` (Linux).
+    static func methodName(of testCaseName: String) -> String {
+        let trimmed = testCaseName.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
+        return trimmed.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? trimmed
+    }
+
+    private static var runningTest: String? {
+        RunningTests.current?.name
+    }
+
+    /// The snapshot files checked in this run, with the test that checked each.
+    private static let checked = LockedState<[String: String]>([:])
+
+    /// Notes that `test` checks the file at `path`: the reason to fail when another test of this
+    /// run checked it already, or another case of the same parameterized test, as two Quick
+    /// examples sharing a function would write one file twice (and race for it in parallel).
+    static func claim(_ path: String, by test: String, isParameterized: Bool) -> String? {
+        let earlier = checked.withLock { checked -> String? in
+            if let earlier = checked[path] { return earlier }
+            checked[path] = test
+            return nil
+        }
+        guard let earlier, earlier != test || isParameterized else { return nil }
+        let who = earlier == test ? "by another case of this parameterized test" : "by \(earlier)"
+        return """
+            the snapshot \(path) was checked in this run \(who): two checks of one file would write it twice, \
+            and race for it when tests run in parallel
+              fix: give each its own name: `named:` with what tells the cases apart (an argument, the example), \
+            or `testName:`
+            """
+    }
+
 }

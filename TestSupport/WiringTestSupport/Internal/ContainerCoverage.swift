@@ -5,7 +5,8 @@ import Wiring
 /// while the test container lives (not the test container itself: a weak reference to it would
 /// slow every retain of it down), and takes its final record when the test container goes.
 final class ContainerCoverage: Sendable {
-    private let layers: LayerStack
+    /// The layers of the test container this covers.
+    let layers: LayerStack
     private let traces: TraceStore
 
     /// The coverage of the test container whose layers and trace store these are.

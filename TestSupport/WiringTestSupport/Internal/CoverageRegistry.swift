@@ -35,6 +35,11 @@ final class CoverageRegistry: Sendable {
     }
 
     /// Every record so far: those of the test containers gone, and of those alive as they are now.
+    /// The layers of every test container alive: what the reset sentinel looks through.
+    var liveLayerStacks: [LayerStack] {
+        state.withLock { $0.live.values.map(\.layers) }
+    }
+
     var current: CoverageRecord {
         let live = state.withLock { $0.live }
         // Read outside the lock: reading a record replays resolutions, which may run code.

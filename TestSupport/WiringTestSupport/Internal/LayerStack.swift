@@ -60,7 +60,7 @@ final class LayerStack: Sendable {
         self.base = base
         self.state = state
         self.changes = changes
-        let fakes = Fakes(changes: changes)
+        let fakes = Fakes(changes: changes, base: base)
         self.fakes = fakes
         root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes)
         base.observeChanges(changes)
@@ -119,6 +119,13 @@ final class LayerStack: Sendable {
         return popped
     }
 
+    /// Lets go of the instances every layer keeps, the layers themselves staying: what a leak
+    /// check does before it looks at what is still alive.
+    func dropKeptInstances() {
+        let layers = snapshot().layers + ownLayers
+        for layer in layers { layer.dropInstances() }
+    }
+
     /// A layer over this stack's base that tells it of changes to its overrides.
     func makeLayer(_ name: String) -> OverrideLayer {
         OverrideLayer(name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
@@ -170,9 +177,22 @@ final class LayerStack: Sendable {
         return state.withLock { $0.pushed.last } ?? root
     }
 
-    /// Drops the instances every active layer keeps for `scope`.
+    /// Whether `container` is the base or one of its parents: resetting it is what the app's code
+    /// does, not the test's.
+    func wraps(_ container: Container) -> Bool {
+        var current: Container? = base
+        while let candidate = current {
+            if candidate === container { return true }
+            current = candidate.parent
+        }
+        return false
+    }
+
+    /// Drops the instances every active layer keeps for `scope`, as the same reset on the base
+    /// would: not those of its parents' registrations, which are the parents' to reset.
     func resetScope(_ scope: Scope) {
-        let dropped = activeLayers.flatMap { $0.cache.reset(scope) }
+        let parents = Set(base.parent?.visibleRegistrations(includingParents: true).map(\.entry.registrationID) ?? [])
+        let dropped = activeLayers.flatMap { $0.cache.reset(scope, keeping: parents) }
         // Released here, outside the stores' locks.
         withExtendedLifetime(dropped) {}
     }

@@ -17,6 +17,7 @@ package enum RunEnd {
     private static let prepared: Void = {
         Container.onSharedFallback = { IsolationSentinel.sharedFallback(to: $0) }
         Container.onSharedAssigned = { IsolationSentinel.sharedAssigned($0) }
+        Container.onScopeReset = { ResetSentinel.reset($0, scope: $1, at: $2) }
         if atexit(wiringRunEnded) != 0 {
             printToStandardError(
                 "warning: Wiring could not register its end-of-run handler (atexit failed): "

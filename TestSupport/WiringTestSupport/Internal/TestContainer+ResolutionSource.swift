@@ -28,4 +28,9 @@ extension TestContainer: ResolutionSource {
     package func makeObserver() -> ObserverReference? {
         traces.makeObserver()
     }
+
+    /// What a `ScopeResetter` this test container handed out resets: as ``resetScope(_:)``.
+    package func resetKeptInstances(of scope: Scope) {
+        layers.resetScope(scope)
+    }
 }

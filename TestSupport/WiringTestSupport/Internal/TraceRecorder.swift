@@ -108,7 +108,10 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
 
     /// Notes a step that begins, below the open one.
     func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
-        if _slowPath(found.origin == LayerSnapshot.fakeOrigin) { store.fakes.noteUsed(found.entry.key) }
+        // A fake for a live-only registration is found in the merged registry, like the base's.
+        if _slowPath(found.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(found.entry)) {
+            store.fakes.noteUsed(found.entry.key)
+        }
         log.begin(found)
     }
 

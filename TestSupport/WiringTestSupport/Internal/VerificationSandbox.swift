@@ -311,4 +311,11 @@ final class VerificationSandbox: ResolutionSource {
     func makeObserver() -> ObserverReference? {
         ObserverReference(VerificationObserver(sandbox: self))
     }
+
+    /// A factory's `ScopeResetter` resets the sandbox's own instances: the check leaves the
+    /// test container's alone.
+    func resetKeptInstances(of scope: Scope) {
+        let dropped = instances.reset(scope)
+        withExtendedLifetime(dropped) {}
+    }
 }
