@@ -21,8 +21,12 @@ extension Container {
         }
     }
 
-    /// The resolver property wrappers use here: the task's, else the process-wide one.
+    /// The resolver property wrappers use here: the container (or test container) whose
+    /// resolution runs on this thread, when a factory makes the object (its needs are then that
+    /// registration's, overridden and recorded as the factory's own resolves are); else the
+    /// task's; else the process-wide one.
     public static var injectionResolver: (any Resolver)? {
+        if let running = ResolutionThread.runningSource { return running }
         if let current { return current }
         guard let shared else { return nil }
         onSharedFallback?(shared)

@@ -25,11 +25,15 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     /// through the resolver it was given. That call continues this resolution's path, but not
     /// its observer: what it makes is not recorded here.
     func factory(of entry: RegistrationEntry, resolved key: ServiceKey?, from source: any ResolutionSource)
+    /// An `@Injected` property, declared at `site`, of an object the open step's factory makes
+    /// could not be resolved: the factory went on, and the property fails when it is read.
+    func propertyInjectionFailed(_ error: ResolutionError, declaredAt site: RegistrationSite)
 }
 
 extension ResolutionObserver {
     package func resolutionEnded() {}
     package func factory(of entry: RegistrationEntry, resolved key: ServiceKey?, from source: any ResolutionSource) {}
+    package func propertyInjectionFailed(_ error: ResolutionError, declaredAt site: RegistrationSite) {}
 }
 
 /// Follows the call a factory started on a container it captured (see

@@ -97,6 +97,28 @@ package enum ResolutionThread {
 
     /// Runs the synchronous part of an async resolution on this thread, as its innermost
     /// resolution, so that nested resolves from its factories continue it.
+    /// The source of the resolution running on this thread, if one runs: what a property
+    /// wrapper of an object its factory makes resolves from, continuing that resolution.
+    static var runningSource: (any ResolutionSource)? {
+        switch UnsafeResolutionSlot.take() {
+        case .running(let resolution): return resolution.source
+        case .idle(let idle):
+            UnsafeResolutionSlot.keepIdle(idle)
+            return nil
+        case .empty: return nil
+        }
+    }
+
+    /// Tells the observer of the resolution running on this thread, if one runs, that an
+    /// `@Injected` property declared at `site` could not be resolved.
+    static func notePropertyInjectionFailure(_ error: ResolutionError, declaredAt site: RegistrationSite) {
+        switch UnsafeResolutionSlot.take() {
+        case .running(let resolution): resolution.observer?.propertyInjectionFailed(error, declaredAt: site)
+        case .idle(let idle): UnsafeResolutionSlot.keepIdle(idle)
+        case .empty: break
+        }
+    }
+
     static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
         try UnsafeResolutionSlot.withOccupant(resolution, body)
     }

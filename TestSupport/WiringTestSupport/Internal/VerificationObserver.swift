@@ -82,6 +82,25 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         sandbox.replay(origin: step.origin, key: key, error: error)
     }
 
+    /// An `@Injected` property of what the open step makes could not be resolved: a live-only
+    /// need leaves the registration unchecked, anything else is a missing dependency, named with
+    /// the property.
+    func propertyInjectionFailed(_ error: ResolutionError, declaredAt site: RegistrationSite) {
+        if case .liveOnly = error.reason {
+            sandbox.noteLiveOnlyInjection(error)
+            return
+        }
+        guard let holder = open.last else { return }
+        let needed = error.key
+        sandbox.notice(
+            WiringProblem(
+                kind: .missingDependency, identifier: "missing-dependency", path: holder.path + [needed], site: holder.site,
+                message: "\(holder.key) has an @Injected property of \(needed), declared at \(site), and nothing answers it: "
+                    + "reading the property stops the app",
+                fix: "register \(needed) in the app's container (or override it in the test), or resolve it through the "
+                    + "factory's resolver and pass it in."))
+    }
+
     // MARK: Lifetimes
 
     /// How long the instance a finished step gave lives: as long as the instance of a step it

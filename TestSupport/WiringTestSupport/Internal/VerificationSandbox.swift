@@ -102,7 +102,8 @@ final class VerificationSandbox: ResolutionSource {
         } catch {
             failure = error
         }
-        return (failure, endCheck())
+        let injected = takeLiveOnlyInjection()
+        return (failure ?? injected, endCheck())
     }
 
     /// Builds one registration as ``build(_:sample:)`` does, with `await`: as
@@ -123,7 +124,8 @@ final class VerificationSandbox: ResolutionSource {
         } catch {
             failure = error
         }
-        return (failure, endCheck())
+        let injected = takeLiveOnlyInjection()
+        return (failure ?? injected, endCheck())
     }
 
     /// Notes that a step built `key`, a registration taking runtime arguments.
@@ -249,6 +251,23 @@ final class VerificationSandbox: ResolutionSource {
     /// Keeps a problem an observer noticed, for `build` to hand back.
     func notice(_ problem: WiringProblem) {
         findings.withLock { $0.append(problem) }
+    }
+
+    /// The live-only registration an `@Injected` property of the registration being checked
+    /// needed, which the sandbox refused: that registration is then unchecked, as one whose
+    /// factory needs a live-only one is.
+    private let liveOnlyInjection = LockedState<ResolutionError?>(nil)
+
+    func noteLiveOnlyInjection(_ error: ResolutionError) {
+        liveOnlyInjection.withLock { if $0 == nil { $0 = error } }
+    }
+
+    /// The live-only refusal an `@Injected` property met during the check, taken.
+    private func takeLiveOnlyInjection() -> ResolutionError? {
+        liveOnlyInjection.withLock { error in
+            defer { error = nil }
+            return error
+        }
     }
 
     /// Notes that the registration found at `origin` hands back an instance living in `scope`.
