@@ -145,40 +145,51 @@ extension Resolution {
         if case .found(let published) = claim { return (try value(.kept(published), of: entry, as: Service.self), .cached) }
         let claimed = if case .make(claimed: true) = claim { true } else { false }
         defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
-        let made = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments)
-        // The hooks run with this resolution as the thread's, so that their resolves continue it.
-        let instance = try ResolutionThread.withAsyncResolution(self) {
-            try keep(made, of: entry, in: entry.policy.keepsInstances ? cache : nil)
+        let keptIn = entry.policy.keepsInstances ? cache : nil
+        let instance = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments) { made in
+            try self.keep(made, of: entry, in: keptIn)
         }
         return (instance, state.outcome)
     }
 
-    /// Runs a factory that must be awaited, its errors named as the synchronous step names them.
+    /// Runs a factory that must be awaited, its errors named as the synchronous step names them,
+    /// then `keep`s what it made (publishing it, running its hooks) with this resolution as the
+    /// thread's, so that the hooks' resolves continue it: a main-actor registration's hooks run on
+    /// the main actor, as its factory does.
     nonisolated(nonsending)
     private func makeIsolated<Service>(
         _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
-        arguments: UncheckedSendable<Any>
+        arguments: UncheckedSendable<Any>, keep: @escaping (Service) throws -> Service
     ) async throws -> Service {
-        do {
-            switch isolated {
-            case .async(let factory), .awaiting(let factory):
+        switch isolated {
+        case .async(let factory), .awaiting(let factory):
+            let made: Service
+            do {
                 // The factory's calls take the next turn, while this call waits for it.
                 let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
                 let resolver = AsyncResolver(resolution: self, turn: turn + 1)
                 defer { resolver.factoryReturned() }
-                return try await AsyncResolver.$runningFactory.withValue(running) {
+                made = try await AsyncResolver.$runningFactory.withValue(running) {
                     try await factory(resolver, arguments)
                 }
-            case .mainActor(let factory):
-                let resolution = UncheckedSendable(self)
-                return try await MainActor.run {
-                    try ResolutionThread.withAsyncResolution(resolution.value) {
-                        UncheckedSendable(try factory(resolution.value.resolver, arguments))
-                    }
-                }.value
+            } catch {
+                throw resolutionError(error, entry, key)
             }
-        } catch {
-            throw resolutionError(error, entry, key)
+            return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
+        case .mainActor(let factory):
+            let resolution = UncheckedSendable(self)
+            let keeping = UncheckedSendable(keep)
+            return try await MainActor.run {
+                try ResolutionThread.withAsyncResolution(resolution.value) {
+                    let made: Service
+                    do {
+                        made = try factory(resolution.value.resolver, arguments)
+                    } catch {
+                        throw resolution.value.resolutionError(error, entry, key)
+                    }
+                    return UncheckedSendable(try keeping.value(made))
+                }
+            }.value
         }
     }
 }

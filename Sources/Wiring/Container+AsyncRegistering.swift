@@ -85,14 +85,14 @@ extension Container {
         file: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @MainActor @Sendable (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        add(
+    ) -> MainActorRegistration<Service> {
+        MainActorRegistration(add(
             FactoryEntry(
                 key: ServiceKey(serviceType, name: name), site: RegistrationSite(file, line),
                 options: .init(scope: defaultScope), isolatedFactory: .mainActor { resolver, _ in try factory(resolver) }
             ) { resolver in
                 try Self.onMainActor { try factory(resolver) }
-            })
+            }))
     }
 
     /// Registers a main-actor factory that takes runtime arguments, spelled like `register`'s:
@@ -115,29 +115,29 @@ extension Container {
         file: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @MainActor @Sendable (any Resolver, repeat each Argument) throws -> Service
-    ) -> Registration<Service> {
+    ) -> MainActorRegistration<Service> {
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
         let isolated = IsolatedFactory<Service>.mainActor { resolver, tuple in
             try factory(resolver, repeat each tuple.read(as: (repeat each Argument).self))
         }
         guard key.takesArguments else {
-            return add(
+            return MainActorRegistration(add(
                 FactoryEntry(
                     key: key, site: RegistrationSite(file, line), options: .init(scope: defaultScope),
                     isolatedFactory: isolated
                 ) { resolver in
                     try Self.onMainActor { try factory(resolver, repeat each UncheckedSendable<Any>(()).read(as: (repeat each Argument).self)) }
-                })
+                }))
         }
-        return add(
+        return MainActorRegistration(add(
             ArgumentFactoryEntry(
                 key: key, site: RegistrationSite(file, line), options: .init(scope: .transient),
                 arguments: ArgumentAccess((repeat each Argument).self), isolatedFactory: isolated
             ) { resolver, arguments in
                 let values = UncheckedSendable(arguments.read(as: (repeat each Argument).self))
                 return try Self.onMainActor { try factory(resolver, repeat each values.value) }
-            })
+            }))
     }
 
     /// Runs a main-actor factory from a synchronous resolve, which must be on the main actor.

@@ -194,3 +194,40 @@ struct AsyncTests {
         #expect(error.fix == "resolve it from @MainActor code, or with `try await container.async.resolve(ViewModel.self)` from anywhere.")
     }
 }
+
+/// A view model on the main actor, whose router is set after it is made.
+@MainActor private final class RoutedViewModel {
+    var router: String?
+    var hookRanOnMainThread = false
+}
+
+@Suite struct MainActorInitCompletedTests {
+    private func makeContainer() -> Container {
+        let container = Container()
+        container.register(String.self) { _ in "router" }
+        container.registerMainActor(RoutedViewModel.self) { _ in RoutedViewModel() }
+            .scope(.transient)
+            .initCompleted { r, model in
+                // Main-actor state, set from a hook typed @MainActor.
+                model.router = try r.resolve(String.self)
+                model.hookRanOnMainThread = MainQueue.isCurrent
+            }
+        return container
+    }
+
+    @MainActor @Test func theHookRunsOnTheMainActorWhenResolvedSynchronouslyThere() throws {
+        let model = try makeContainer().resolve(RoutedViewModel.self)
+        #expect(model.router == "router")
+        #expect(model.hookRanOnMainThread)
+    }
+
+    @Test func theHookRunsOnTheMainActorWhenAwaitedFromElsewhere() async throws {
+        let container = makeContainer()
+        for _ in 0..<20 {
+            let model = try await Task.detached { try await container.async.resolve(RoutedViewModel.self) }.value
+            let (router, onMain) = await MainActor.run { (model.router, model.hookRanOnMainThread) }
+            #expect(router == "router")
+            #expect(onMain)
+        }
+    }
+}

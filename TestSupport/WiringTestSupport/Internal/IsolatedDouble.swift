@@ -25,7 +25,7 @@ enum IsolatedDouble {
         if isolation === MainActor.shared {
             return container.registerMainActor(serviceType, name: name, file: file, line: line) { resolver in
                 try double.value(resolver)
-            }
+            }.registration
         }
         return container.registerAsync(serviceType, name: name, file: file, line: line) { resolver in
             try await resolver.withSynchronousResolver(isolatedTo: isolation) { try UncheckedSendable(double.value($0)) }.value
@@ -46,7 +46,7 @@ enum IsolatedDouble {
             return container.register(serviceType, name: name, file: file, line: line, factory: make)
         }
         if isolation === MainActor.shared {
-            return container.registerMainActor(serviceType, name: name, file: file, line: line, factory: make)
+            return container.registerMainActor(serviceType, name: name, file: file, line: line, factory: make).registration
         }
         @Sendable func makeOnActor(_ resolver: AsyncResolver, _ arguments: repeat each Argument) async throws -> Service {
             let packed = PackedArguments(repeat each arguments)
