@@ -61,7 +61,11 @@ public struct LazyInjected<Service>: Sendable {
     /// Captures the current container; resolves on first access.
     /// - Parameter name: The name of the registration, if any.
     public init(name: String? = nil) {
-        if let resolver = Container.injectionResolver {
+        if let running = ResolutionThread.runningSource {
+            // Made by a factory: resolves from its container when read, held weakly, as a
+            // `Lazy` a factory resolves is, since a kept instance must not keep its container.
+            lazy = Lazy(WeakSource(running, graph: nil), name: name)
+        } else if let resolver = Container.injectionResolver {
             lazy = Lazy(resolver, name: name)
         } else {
             lazy = Lazy(unbound: name)

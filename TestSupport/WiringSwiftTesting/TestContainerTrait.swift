@@ -40,7 +40,7 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
             defer { run.endScope() }
             let (leaks, outcome) = await runWithContainer(run, performing: function)
             // The test container and what it kept are gone: what it made and is alive is held elsewhere.
-            leaks?.report(endingScopeOf: run)
+            await leaks?.report(endingScopeOf: run)
             try outcome.get()
         }
     }
@@ -76,9 +76,17 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
                 }
             }
         } catch {
-            return (container.watchForLeaks(), .failure(error))
+            return (watchForLeaks(in: container), .failure(error))
         }
-        return (container.watchForLeaks(), .success(()))
+        return (watchForLeaks(in: container), .success(()))
+    }
+
+    /// Starts watching what `container` made, and lets go of what it keeps: whoever holds the
+    /// test container a moment longer then holds none of its instances.
+    private func watchForLeaks(in container: TestContainer) -> LeakWatch {
+        let watch = container.watchForLeaks()
+        container.letGoOfKeptInstances()
+        return watch
     }
 }
 

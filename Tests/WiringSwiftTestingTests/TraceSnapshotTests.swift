@@ -116,3 +116,36 @@ private func checkoutTrace() throws -> ResolutionTrace {
         #expect(snapshot("testCheckout") == "/x/Tests/T/__Snapshots__/CheckoutTests/testCheckout.a-b-c.txt")
     }
 }
+
+/// A trace recorded on a test container other tests used before renders as one recorded alone:
+/// its instances are numbered from #1, whatever ran before and whatever `clearTrace()` cleared.
+@Suite struct TraceNumberingTests {
+    private final class Engine {}
+    private final class Car {
+        let engine: Engine
+        init(engine: Engine) { self.engine = engine }
+    }
+
+    private func makeGarage() -> Container {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.scope(.transient)
+        container.register(Car.self) { r in Car(engine: try r.resolve()) }
+        return container
+    }
+
+    @Test func aTraceAfterOtherTestsRendersAsOneRecordedAlone() throws {
+        let alone = TestContainer(base: makeGarage())
+        _ = try alone.resolve(Car.self)
+
+        let shared = TestContainer(base: makeGarage())
+        for _ in 0..<3 { _ = try shared.resolve(Car.self) }     // the examples that ran before
+        shared.clearTrace()
+        _ = try shared.resolve(Car.self)
+
+        #expect(shared.trace.render() == alone.trace.render())
+        #expect(alone.trace.render() == """
+            Car .graph new #2
+            └── Engine .transient new #1
+            """)
+    }
+}

@@ -91,3 +91,25 @@ private final class PScreenModel: @unchecked Sendable {
         #expect(model?.needs.map(\.description) == ["PAnalytics (missing)"], "\(manifest)")
     }
 }
+
+/// A kept service whose store is property-injected lazily.
+private final class PKeptService: @unchecked Sendable {
+    @LazyInjected var store: PFakeKeychain
+}
+
+@Suite struct LazyPropertyInjectionTests {
+    @Test func aLazyInjectedPropertyOfAKeptInstanceDoesNotKeepItsContainerAlive() throws {
+        weak var released: Container?
+        var service: PKeptService?
+        do {
+            let container = Container()
+            container.register(PFakeKeychain.self) { _ in PFakeKeychain() }
+            container.register(PKeptService.self) { _ in PKeptService() }.scope(.container)
+            service = try container.resolve(PKeptService.self)
+            _ = service?.store                                   // resolved from the container that made it
+            released = container
+        }
+        #expect(released == nil, "the kept service's @LazyInjected keeps its container alive")
+        withExtendedLifetime(service) {}
+    }
+}

@@ -95,8 +95,6 @@ package enum ResolutionThread {
         return try body(nested)
     }
 
-    /// Runs the synchronous part of an async resolution on this thread, as its innermost
-    /// resolution, so that nested resolves from its factories continue it.
     /// The source of the resolution running on this thread, if one runs: what a property
     /// wrapper of an object its factory makes resolves from, continuing that resolution.
     static var runningSource: (any ResolutionSource)? {
@@ -119,6 +117,8 @@ package enum ResolutionThread {
         }
     }
 
+    /// Runs the synchronous part of an async resolution on this thread, as its innermost
+    /// resolution, so that nested resolves from its factories continue it.
     static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
         try UnsafeResolutionSlot.withOccupant(resolution, body)
     }
