@@ -147,16 +147,26 @@ private func makeCoordinatedApp() -> Container {
 }
 
 @Suite struct LeakShapesTests {
-    @Test func aLeakedScreenIsFoundWhateverAKeptInstanceHoldsOfIt() throws {
+    /// Resolves the coordinator and a screen that leaks, and lets `shape` tie them together.
+    private func leakedKeys(_ shape: (LCoordinator, LLeakyScreen, TestContainer) throws -> Void) throws -> [ServiceKey] {
         let test = TestContainer(base: makeCoordinatedApp())
         test.isTrackingLeaks = true
         do {
-            let coordinator = try test.resolve(LCoordinator.self)
-            coordinator.test = test                                  // a weak back-reference to the test container
-            coordinator.delegate = try test.resolve(LLeakyScreen.self)   // a weak delegate to the leaking screen
-            _ = try coordinator.makeDetail()                         // the kept instance holds a Provider
+            try shape(try test.resolve(LCoordinator.self), try test.resolve(LLeakyScreen.self), test)
         }
-        #expect(test.leakedInstances().map(\.key) == [ServiceKey(LLeakyScreen.self)])
+        return test.leakedInstances().map(\.key)
+    }
+
+    @Test func aLeakedScreenIsFoundThoughAKeptInstanceHoldsAProvider() throws {
+        #expect(try leakedKeys { coordinator, _, _ in _ = try coordinator.makeDetail() } == [ServiceKey(LLeakyScreen.self)])
+    }
+
+    @Test func aLeakedScreenIsFoundThoughAKeptInstanceHoldsTheTestContainerWeakly() throws {
+        #expect(try leakedKeys { coordinator, _, test in coordinator.test = test } == [ServiceKey(LLeakyScreen.self)])
+    }
+
+    @Test func aLeakedScreenIsFoundThoughAKeptInstanceIsItsWeakDelegate() throws {
+        #expect(try leakedKeys { coordinator, screen, _ in coordinator.delegate = screen } == [ServiceKey(LLeakyScreen.self)])
     }
 
     @Test func aCleanCoordinatedGraphReportsNothing() throws {

@@ -190,7 +190,9 @@ private func startThreads(_ count: Int, timeout: Duration, _ body: @escaping @Se
             body(index)
             group.leave()
         }
-        thread.stackSize = 1 << 20
+        // 4 MB: what the racing resolves need is small, but Address Sanitizer's frames are several
+        // times larger, and a 1 MB stack overflowed there while many tests raced at once.
+        thread.stackSize = 4 << 20
         thread.start()
     }
     return group
