@@ -71,6 +71,8 @@ public final class OverrideLayer: Sendable {
     ///   - factory: Makes the test double.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
+    ///   - isolation: Where the factory runs: the caller's isolation, by default (a `@MainActor`
+    ///     test's double runs only on the main actor); leave the default.
     /// - Returns: The registration, to set a scope. Unless you do, the override keeps the scope
     ///   of the registration it replaces, so a singleton's double is a singleton too.
     @discardableResult

@@ -130,6 +130,8 @@ public final class TestContainer: Resolver, Sendable {
     ///   - factory: Makes the test double.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
+    ///   - isolation: Where the factory runs: the caller's isolation, by default (a `@MainActor`
+    ///     test's double runs only on the main actor); leave the default.
     @discardableResult
     public func override<Service>(
         _ serviceType: Service.Type,
