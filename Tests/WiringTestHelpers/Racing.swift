@@ -178,6 +178,19 @@ public func rounds(_ count: Int, _ body: (_ round: Int) async throws -> Void) as
     for round in 1...count { try await body(round) }
 }
 
+/// The stack of a racing thread: 1 MB, or 4 MB under Address Sanitizer, whose frames are several
+/// times larger (a 1 MB stack overflowed there while many tests raced at once). Not 4 MB
+/// everywhere: Thread Sanitizer's work per thread grows with its stack, and thousands of racing
+/// threads then slowed the whole suite down.
+private let racingStackSize: Int = {
+    #if canImport(Darwin)
+    let everyImage = UnsafeMutableRawPointer(bitPattern: -2)   // RTLD_DEFAULT
+    #else
+    let everyImage: UnsafeMutableRawPointer? = nil               // RTLD_DEFAULT
+    #endif
+    return dlsym(everyImage, "__asan_init") != nil ? 4 << 20 : 1 << 20
+}()
+
 private func startThreads(_ count: Int, timeout: Duration, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
     precondition(count > 0, "race at least one thread")
     let start = StartBarrier(parties: count)
@@ -190,9 +203,7 @@ private func startThreads(_ count: Int, timeout: Duration, _ body: @escaping @Se
             body(index)
             group.leave()
         }
-        // 4 MB: what the racing resolves need is small, but Address Sanitizer's frames are several
-        // times larger, and a 1 MB stack overflowed there while many tests raced at once.
-        thread.stackSize = 4 << 20
+        thread.stackSize = racingStackSize
         thread.start()
     }
     return group
