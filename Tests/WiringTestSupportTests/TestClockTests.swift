@@ -6,7 +6,7 @@ import WiringTestSupport
 // WiringTestClock: time moves only when the test advances it; sleepers wake in deadline order, ties
 // in the order they went to sleep; a cancelled sleeper throws at once and leaves the others be.
 
-@Suite(.timeLimit(.minutes(1))) struct TestClockTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct TestClockTests {
     @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
         let clock = WiringTestClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
@@ -249,7 +249,7 @@ import WiringTestSupport
             }
         }
         await clock.waitForSleepers(3)
-        try await clock.run()
+        try await clock.run(timeout: .seconds(50))   // ample, on a machine busy with other tests
         #expect(clock.sleeperCount == 0)
         #expect(woken.values == [1, 2, 3])
         #expect(clock.now.offset == .seconds(3))
@@ -268,7 +268,7 @@ import WiringTestSupport
         }
         await clock.waitForSleepers(1)
 
-        try await clock.run(timeout: .seconds(30))   // ample, on a machine busy with other tests
+        try await clock.run(timeout: .seconds(50))   // ample, on a machine busy with other tests
         #expect(ticks.values == Array(1...100))
         #expect(clock.sleeperCount == 0)
         #expect(clock.now.offset == .seconds((1...100).map { $0 % 3 + 1 }.reduce(0, +)))
@@ -359,7 +359,7 @@ import WiringTestSupport
 // WiringImmediateClock: every sleep returns at once and moves the time to its deadline. Nested,
 // so that `--filter TestClock` runs it with the test clock's tests.
 extension TestClockTests {
-    @Suite(.timeLimit(.minutes(1))) struct Immediate {
+    @Suite(.serialized, .timeLimit(.minutes(2))) struct Immediate {
         @Test func sleepsReturnAtOnceAndMoveTheTimeByWhatWasSlept() async throws {
             let clock = WiringImmediateClock()
             #expect(clock.now == WiringImmediateClock.Instant())
