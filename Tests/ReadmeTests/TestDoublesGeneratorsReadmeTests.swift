@@ -5,7 +5,8 @@ import WiringTestSupport
 
 // The README's "Clocks, UUIDs and dates", verbatim inside a test.
 
-@Suite(.timeLimit(.minutes(1))) struct TestDoublesGeneratorsReadme {
+// Five minutes: under a sanitizer, with the suite in parallel, the clock gets few turns.
+@Suite(.timeLimit(.minutes(5))) struct TestDoublesGeneratorsReadme {
     @Test func clocksUUIDsAndDates() async throws {
         // The README's fixtures declare a `Clock` protocol of their own; the example means Swift's.
         typealias Clock = Swift.Clock

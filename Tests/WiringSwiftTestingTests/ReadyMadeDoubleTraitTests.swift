@@ -41,7 +41,7 @@ func aReminderSnoozesForFiveMinutes() async throws {
     try await snooze.value
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ReadyMadeDoubleTraitTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadyMadeDoubleTraitTests {   // the clock gets few turns under a sanitizer
     @Test(.testContainer { makeReminderApp() }, .testClock(), .sequentialUUIDs(), .fixedDate(Date(timeIntervalSince1970: 0)))
     func appCodeGetsTheInstalledDoublesAndTheTraceShowsThemAsOverrides() async throws {
         let test = try #require(TestContainer.current)
