@@ -90,7 +90,10 @@ final class ScopeProbe: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    func makeObserver() -> ObserverReference? { nil }
+    /// Every lookup is the probe's own; nothing watches.
+    func makeEnvironment() -> ResolutionEnvironment {
+        ResolutionEnvironment(source: self, registry: .empty, store: instances, observer: nil)
+    }
 
     func resetKeptInstances(of scope: Scope) {
         resetScope(scope)

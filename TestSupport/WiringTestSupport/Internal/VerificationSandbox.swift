@@ -327,8 +327,9 @@ final class VerificationSandbox: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    func makeObserver() -> ObserverReference? {
-        ObserverReference(VerificationObserver(sandbox: self))
+    /// Every lookup is the sandbox's own, and every check is watched.
+    func makeEnvironment() -> ResolutionEnvironment {
+        ResolutionEnvironment(source: self, registry: .empty, store: instances, observer: VerificationObserver(sandbox: self))
     }
 
     /// A factory's `ScopeResetter` resets the sandbox's own instances: the check leaves the
