@@ -291,9 +291,11 @@ if verificationSelected {
     print("\nverifyWiring() on 1,000 generated registrations: \(milliseconds) ms (median of 9 runs)")
 }
 
+var appRows: [AppRow] = []
 if appSelected {
     do {
         let app = try measureApp(options: arguments.options)
+        appRows = app.rows
         let graph = app.graph
         print(
             """
@@ -370,6 +372,7 @@ if arguments.quick {
         FloorInputs(
             rows: Dictionary(uniqueKeysWithValues: rows.map { ($0.scenario, $0) }),
             recording: Dictionary(uniqueKeysWithValues: recording.map { ($0.scenario, $0) }),
+            app: Dictionary(uniqueKeysWithValues: appRows.map { (appPassName($0.pass), $0) }),
             sideBySide: sideBySide),
         scenarioOrder: rows.map(\.scenario), recordingOrder: recording.map(\.scenario))
     if reportFloors(checks) {
