@@ -41,7 +41,7 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     /// `did you mean "console"?`, for a name; `nil` for argument types.
     package var didYouMean: String? {
         guard case .name(let name) = self else { return nil }
-        return "did you mean \(name.swiftLiteral)?"
+        return "did you mean \(BoundedText.literal(name))?"
     }
 
     /// For argument types, what the type is registered with and what `asker` passes:
@@ -209,7 +209,7 @@ extension ServiceKey {
     /// - Parameter function: What is called, such as `container.resolve` or `samples.add`.
     package func call(_ function: String) -> String {
         var parts = ["\(typeDescription).self"]
-        if let name { parts.append("name: \(name.swiftLiteral)") }
+        if let name { parts.append("name: \(BoundedText.literal(name))") }
         let arguments = argumentTypes
         if !arguments.isEmpty {
             parts.append("arguments: " + arguments.map { "<\(typeName($0))>" }.joined(separator: ", "))

@@ -14,6 +14,10 @@
 /// A missing registration's fix names the likely mistake when it can: `did you mean "mimi"?`
 /// for a name one typo away, or, when no registration of the type takes the runtime arguments
 /// passed, the ones it does take and a call that matches them.
+///
+/// It stays readable whatever it is given: a name over 300 characters is shown by its ends and
+/// its length, only the first ten registered keys are listed (and the rest counted), and a path
+/// or cycle of more than eight keys shows the three at each end.
 public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     public enum Reason: Sendable {
@@ -159,31 +163,28 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// is registered instead and the fix, one per line.
     public var description: String {
         var lines = ["error: \(summary)"]
-        switch reason {
-        case .circularDependency(let cycle):
-            lines.append("  cycle: " + cycle.map(\.description).joined(separator: " -> "))
-        default:
-            break
+        if case .circularDependency(let cycle) = reason {
+            lines.append("  cycle: " + BoundedText.chain(cycle))
         }
-        if case .tooDeep = reason, path.count > 8 {
-            let head = path.prefix(3).map(\.description)
-            let tail = path.suffix(3).map(\.description)
-            lines.append("  path: " + (head + ["… \(path.count - 6) more …"] + tail).joined(separator: " -> "))
-        } else {
-            lines.append("  path: " + path.map(\.description).joined(separator: " -> "))
-        }
+        lines.append("  path: " + BoundedText.chain(path))
         if let site { lines.append("  registered at: \(site)") }
         if case .notRegistered(let nearMisses) = reason, !nearMisses.isEmpty {
             lines.append("  registered for \(key.typeDescription):")
-            // Described once each: a key with a long name costs its length every time.
-            let described = nearMisses.map { (key: $0.key.description, site: $0.site) }
-            let width = described.map(\.key.count).max() ?? 0
-            for miss in described {
-                lines.append("    \(miss.key.padding(toLength: width))  at \(miss.site)")
-            }
+            lines += Self.lines(listing: nearMisses).map { "    " + $0 }
         }
         lines.append("  fix: \(fix)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The registrations a missing key could have meant, one a line, their sites aligned:
+    /// `Animal (arguments: String)  at App/Setup.swift:13`; at most `BoundedText.maximumListed`,
+    /// then a line that counts the rest.
+    package static func lines(listing registered: [RegisteredKey]) -> [String] {
+        let (shown, more) = BoundedText.listed(registered)
+        // Described once each: a key with a long name costs its length every time.
+        let described = shown.map { (key: $0.key.description, site: $0.site) }
+        let width = described.map(\.key.count).max() ?? 0
+        return described.map { "\($0.key.padding(toLength: width))  at \($0.site)" } + (more.map { [$0] } ?? [])
     }
 
     /// What to do about it, in one sentence.
@@ -259,7 +260,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     private var registrationCall: String {
         var parts = ["\(key.typeDescription).self"]
-        if let name = key.name { parts.append("name: \(name.swiftLiteral)") }
+        if let name = key.name { parts.append("name: \(BoundedText.literal(name))") }
         return parts.joined(separator: ", ")
     }
 }
@@ -293,7 +294,19 @@ extension String {
     /// The string as a Swift string literal, quotes and backslashes escaped, so that a fix
     /// that shows it compiles as written.
     package var swiftLiteral: String {
-        var literal = "\""
+        "\"" + swiftLiteralContents + "\""
+    }
+
+    package func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}
+
+extension StringProtocol {
+    /// The text as it is written between the quotes of a Swift string literal: quotes,
+    /// backslashes and line breaks escaped.
+    package var swiftLiteralContents: String {
+        var literal = ""
         for character in unicodeScalars {
             switch character {
             case "\"": literal += "\\\""
@@ -304,10 +317,6 @@ extension String {
             default: literal.unicodeScalars.append(character)
             }
         }
-        return literal + "\""
-    }
-
-    package func padding(toLength length: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
+        return literal
     }
 }

@@ -73,9 +73,13 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The type name, then the name and argument types when present:
     /// `Animal`, `Animal (name: "mimi")`, `Animal (arguments: String, Bool)`.
+    ///
+    /// A name longer than 300 characters is shown by its first 240 and last 40 characters and
+    /// its length, `Animal (name: "abc…xyz" (100000 characters))`, so that every message naming
+    /// the key stays readable.
     public var description: String {
         var details: [String] = []
-        if let name { details.append("name: \(name.swiftLiteral)") }
+        if let name { details.append("name: \(BoundedText.literal(name))") }
         let arguments = argumentTypes
         if !arguments.isEmpty {
             details.append("arguments: " + arguments.map(typeName).joined(separator: ", "))

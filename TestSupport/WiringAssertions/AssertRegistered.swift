@@ -48,11 +48,12 @@ package func checkRegistered(_ keys: [ServiceKey], in resolver: any Resolver, at
         lines.append("  \(key)")
         let nearMisses = RegistrationLookup.nearMisses(of: key, in: test)
         if !nearMisses.isEmpty {
-            lines.append("    registered for \(key.typeDescription): " + nearMisses.joined(separator: ", "))
+            let listed = BoundedText.listedLines(nearMisses)
+            lines.append("    registered for \(key.typeDescription): " + listed.joined(separator: ", "))
         }
     }
     let example = missing[0]
-    let name = example.name.map { ", name: \($0.swiftLiteral)" } ?? ""
+    let name = example.name.map { ", name: \(BoundedText.literal($0))" } ?? ""
     lines.append("  fix: register each, e.g. `container.register(\(example.typeDescription).self\(name)) { r in … }`")
     recordFailure(lines.joined(separator: "\n"), at: site)
 }

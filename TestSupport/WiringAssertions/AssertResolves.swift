@@ -104,7 +104,7 @@ package func checkConcreteType<Service, Concrete>(
         lines.append("  resolved from: \(registration)")
     }
     let typeName = typeName(serviceType)
-    let nameArgument = name.map { ", name: \($0.swiftLiteral)" } ?? ""
+    let nameArgument = name.map { ", name: \(BoundedText.literal($0))" } ?? ""
     lines.append(
         "  fix: override it before it is first resolved, e.g. "
             + "`test.override(\(typeName).self\(nameArgument)) { _ in \(expected)(…) }`, "

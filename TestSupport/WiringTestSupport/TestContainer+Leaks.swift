@@ -17,7 +17,7 @@ public struct LeakedInstance: Sendable, CustomStringConvertible {
     public var description: String {
         let number = instance.map { " #\($0)" } ?? ""
         let article = typeName.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
-        return "\(key)\(number) (\(article) \(typeName)), made by \(path.map(\.description).joined(separator: " -> ")), "
+        return "\(key)\(number) (\(article) \(typeName)), made by \(BoundedText.chain(path)), "
             + "is still alive though the test container let go of what it kept"
     }
 }

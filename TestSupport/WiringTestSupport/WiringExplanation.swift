@@ -39,7 +39,8 @@ public struct WiringExplanation: Sendable, CustomStringConvertible {
     /// Where the answer's factory runs, in words, when a synchronous resolve cannot run it
     /// anywhere (main actor, async); `nil` for a plain factory.
     public let factory: String?
-    /// When nothing answers: the registrations of the type, one per line, and the fix.
+    /// When nothing answers: the registrations of the type, one per line, and the fix. The
+    /// description lists only the first ten registrations and counts the rest.
     public let nearMisses: [String]
 
     /// Every line of the explanation, deterministic: no addresses, only sites and instance numbers.
@@ -52,7 +53,9 @@ public struct WiringExplanation: Sendable, CustomStringConvertible {
             if let instance { lines.append("  instance: \(instance)") }
         } else {
             lines.append("\(key): nothing answers it (no layer, the base, its parents, the fakes nor an implicit registration)")
-            lines.append(contentsOf: nearMisses.map { "  " + $0 })
+            // The registrations are a list of candidates, bounded as an error bounds it; the fix,
+            // last, is always shown.
+            lines += (BoundedText.listedLines(nearMisses.dropLast()) + nearMisses.suffix(1)).map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
     }

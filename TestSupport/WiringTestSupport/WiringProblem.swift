@@ -81,7 +81,7 @@ public struct WiringProblem: Hashable, Sendable, CustomStringConvertible {
     /// and fix, one per line.
     public var description: String {
         var lines = ["\(identifier): \(message)"]
-        lines.append("  path: " + path.map(\.description).joined(separator: " -> "))
+        lines.append("  path: " + BoundedText.chain(path))
         lines += details.map { "  " + $0 }
         if let site {
             lines.append("  registered at: \(site)" + (siteOwner.map { " (\($0))" } ?? ""))

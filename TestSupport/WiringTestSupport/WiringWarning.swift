@@ -215,7 +215,7 @@ extension WiringWarning {
                     """,
                 key: registered)
         }
-        let name = registered.name.map { ", name: \($0.swiftLiteral)" } ?? ""
+        let name = registered.name.map { ", name: \(BoundedText.literal($0))" } ?? ""
         let parameters = registered.takesArguments ? "(r, …)" : "r"
         return WiringWarning(
             identifier: "resolver-bypass",

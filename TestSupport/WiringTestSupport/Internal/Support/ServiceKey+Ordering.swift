@@ -11,8 +11,9 @@ extension Sequence {
     func sorted(byLabelOf key: (Element) -> ServiceKey) -> [Element] {
         let ordered = map { element in
             let key = key(element)
+            // The whole name last: a label shortens a long name, so two may share one.
             return (element: element, order: [key.description, String(reflecting: key.serviceType)]
-                + key.argumentTypes.map { String(reflecting: $0) })
+                + key.argumentTypes.map { String(reflecting: $0) } + [key.name ?? ""])
         }
         return ordered.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.element)
     }

@@ -31,7 +31,7 @@ extension WiringProblem {
         case .circularDependency(let cycle):
             self.init(
                 kind: kind, identifier: identifier, path: path, site: asking, message: error.summary,
-                details: ["cycle: " + cycle.map(\.description).joined(separator: " -> ")], fix: error.fix)
+                details: ["cycle: " + BoundedText.chain(cycle)], fix: error.fix)
         default:
             self.init(
                 kind: kind, identifier: identifier, path: path, site: failing, message: error.summary, fix: error.fix)
@@ -88,9 +88,7 @@ extension WiringProblem {
     /// The registrations of a key's type, laid out as `ResolutionError` shows its near misses.
     private static func registered(_ keys: [ResolutionError.RegisteredKey], for key: ServiceKey) -> [String] {
         guard !keys.isEmpty else { return [] }
-        let width = keys.map(\.key.description.count).max() ?? 0
-        return ["registered for \(key.typeDescription):"]
-            + keys.map { "  \($0.key.description.padding(toLength: width))  at \($0.site)" }
+        return ["registered for \(key.typeDescription):"] + ResolutionError.lines(listing: keys).map { "  " + $0 }
     }
 
     /// The same problem as found by verifying `path[start]`, the registration closest to it.

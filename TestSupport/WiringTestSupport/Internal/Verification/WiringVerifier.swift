@@ -198,7 +198,7 @@ struct WiringVerifier {
         "its factory must be awaited (registerAsync, or registerMainActor off the main actor), which this synchronous check does not run; check it with `await test.verifyWiringAsync()`, or call `verifyWiring()` on the main actor"
 
     fileprivate static func awaitedReason(_ error: ResolutionError) -> String {
-        let path = error.path.map(\.description).joined(separator: " -> ")
+        let path = BoundedText.chain(error.path)
         return "needs \(error.key), whose factory must be awaited (path: \(path)); check it with `await test.verifyWiringAsync()`"
     }
 
@@ -206,7 +206,7 @@ struct WiringVerifier {
         "live-only: its factory is never run here (only what its autowired initializer declares was checked); override it or give it a fake to check it"
 
     fileprivate static func liveOnlyReason(_ error: ResolutionError) -> String {
-        let path = error.path.map(\.description).joined(separator: " -> ")
+        let path = BoundedText.chain(error.path)
         return "needs \(error.key), which is live-only, so it was not built (path: \(path)); override \(error.key.typeDescription) or give it a fake to check this one"
     }
 

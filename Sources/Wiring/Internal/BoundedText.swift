@@ -1,0 +1,74 @@
+/// How every diagnostic (an error, a suggestion, a report) shows what it was given, so that its
+/// length stays bounded whatever the input: a long name is shortened to its ends and its length,
+/// a list of candidates to its first few and a count of the rest, a path to its ends.
+///
+/// Why one place: a key is rendered in a summary, a path, a fix and beside every candidate, so a
+/// hostile name multiplied by a long list made a description of 100 million characters. Each
+/// piece shown is bounded here, once, and a message that shows a bounded number of pieces is
+/// bounded too, in time as in length: nothing is read past the ends that are shown but to count.
+///
+/// The limits are far above what a name or list written by hand reaches, so that those read
+/// exactly as they always did.
+package enum BoundedText {
+    /// Names of up to this many characters are shown whole. Longer ones are generated (paths,
+    /// identifiers, encoded data), where the start tells them apart and the rest is noise.
+    package static let maximumNameLength = 300
+    /// How many characters of the start of a longer name are shown: room for a long generated
+    /// name to be recognised, as the start is where such names differ.
+    package static let shownHead = 240
+    /// How many characters of the end of a longer name are shown.
+    package static let shownTail = 40
+    /// Lists of candidates (the registrations a missing key could have meant) of up to this many
+    /// are shown whole; longer ones show this many and count the rest.
+    package static let maximumListed = 10
+    /// Paths and cycles of up to this many keys are shown whole; longer ones show
+    /// ``chainEnds`` keys at each end and count those between.
+    package static let maximumChainLength = 8
+    /// How many keys at each end of a longer path or cycle are shown.
+    package static let chainEnds = 3
+
+    /// `name` as a Swift string literal, `"mimi"`, when it has at most ``maximumNameLength``
+    /// characters; a longer one is shown by its ends and its length:
+    /// `"xxxx…xxxx" (100000 characters)`.
+    ///
+    /// Costs no more than counting the characters of `name`, and nothing for a short one.
+    package static func literal(_ name: String) -> String {
+        guard let (head, tail, count) = shortened(name) else { return name.swiftLiteral }
+        return "\"\(head.swiftLiteralContents)…\(tail.swiftLiteralContents)\" (\(count) characters)"
+    }
+
+    /// The start and end of `text` to show, and how many characters it has, when it has more
+    /// than ``maximumNameLength``; `nil` when it is shown whole.
+    private static func shortened(_ text: String) -> (head: Substring, tail: Substring, count: Int)? {
+        // No more UTF-8 bytes than the limit means no more characters: no need to count them.
+        guard text.utf8.count > maximumNameLength else { return nil }
+        let count = text.count
+        guard count > maximumNameLength else { return nil }
+        return (text.prefix(shownHead), text.suffix(shownTail), count)
+    }
+
+    /// The items of a list of candidates to show, at most ``maximumListed``, and when there are
+    /// more, the line that counts the rest: `… and 990 more`.
+    package static func listed<Items: Collection>(_ items: Items) -> (shown: Items.SubSequence, more: String?) {
+        let shown = items.prefix(maximumListed)
+        let rest = items.count - shown.count
+        return (shown, rest > 0 ? "… and \(rest) more" : nil)
+    }
+
+    /// The lines of a list of candidates as shown: the first ``maximumListed``, then the line
+    /// that counts the rest, if any.
+    package static func listedLines(_ lines: some Collection<String>) -> [String] {
+        let (shown, more) = listed(lines)
+        return Array(shown) + (more.map { [$0] } ?? [])
+    }
+
+    /// The keys of a path or cycle joined by arrows, `Owner -> Animal`; when there are more than
+    /// ``maximumChainLength``, the first and last ``chainEnds`` and the count of those between:
+    /// `A -> B -> C -> … 994 more … -> X -> Y -> Z`.
+    package static func chain(_ keys: some Collection<ServiceKey>) -> String {
+        guard keys.count > maximumChainLength else { return keys.map(\.description).joined(separator: " -> ") }
+        let between = "… \(keys.count - 2 * chainEnds) more …"
+        let shown = keys.prefix(chainEnds).map(\.description) + [between] + keys.suffix(chainEnds).map(\.description)
+        return shown.joined(separator: " -> ")
+    }
+}
