@@ -44,10 +44,10 @@ extension Resolution {
         source: any ResolutionSource, below path: [RegistrationEntry], owner: ObjectIdentifier?,
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        let resolution = Resolution(source.makeEnvironment(), async: true)
+        var resolution = Resolution(source: source)
         resolution.continuePath(path)
         resolution.state.enclosingOwner = owner
-        defer { resolution.end() }
+        defer { finish(&resolution) }
         _ = resolution.takeAsyncTurn(0)
         return try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
     }
@@ -81,7 +81,7 @@ extension Resolution {
         guard let observer else {
             return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
         }
-        observer.willResolve(found, path: path)
+        found.withFound { observer.willResolve($0, path: path) }
         do {
             let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
             observer.didResolve(instance, outcome: outcome)

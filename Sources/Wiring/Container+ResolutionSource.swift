@@ -7,24 +7,11 @@ package protocol RegistrationObserver: AnyObject, Sendable {
 }
 
 extension Container: ResolutionSource {
-    /// A top-level call from here reads this container's registrations as they are when it starts.
-    package func makeEnvironment() -> ResolutionEnvironment {
-        environment(reading: registry)
-    }
-
-    /// The environment of a call that reads `registry`, this container's registrations.
-    func environment(reading registry: Registry) -> ResolutionEnvironment {
-        ResolutionEnvironment(source: self, registry: registry, store: self, observer: nil)
-    }
-
-    /// The registration for `key` here or in the nearest ancestor that has one; a resolution
-    /// from this container reads each registry as the call first saw it.
     package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
-        let reading = resolution.flatMap { $0.source === self ? $0 : nil }
         var container = self
         var level = 0
         while true {
-            let registry = reading?.registry(of: container, at: level) ?? container.registry
+            let registry = resolution?.registry(at: level) { container.registry } ?? container.registry
             if let entry = registry[key] {
                 return Lookup(entry: entry, cache: container)
             }
@@ -43,4 +30,5 @@ extension Container: ResolutionSource {
 
     package var implicitCache: any InstanceCache { implicitInstances }
 
+    package func makeObserver() -> ObserverReference? { nil }
 }

@@ -19,6 +19,8 @@ public final class Container: Resolver, Sendable {
     private let state: LockedState<ContainerState>
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
     let implicitInstances = InstanceStore()
+    /// The thread slot's key, read once here rather than on every kept-instance resolve.
+    private let threadSlot = UnsafeResolutionSlot.currentKey
 
     /// A container with no registrations.
     ///
@@ -78,29 +80,36 @@ public final class Container: Resolver, Sendable {
     /// is then all the step would give. Inside a factory, the call goes through the step, which
     /// tells the running resolution's observer that the factory bypassed its resolver.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        // Captured as an existential: the generic metatype kept the lock's closure from inlining.
         let type: any Any.Type = serviceType
+        // One lock for the entry, its kept instance and the registry the resolution then uses.
+        let threadSlot = threadSlot
+        var entry: UnsafeUnownedReference<RegistrationEntry>?
         let found = state.withLock { state -> KeptOrRegistry in
-            if let entry = state.registry.entry(for: type, name: name), let kept = entry.policy.keptObject(entry.keptBox),
-                !UnsafeResolutionSlot.isAnyRunning
+            entry = state.registry.entry(for: type, name: name)
+            if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
+                !UnsafeResolutionSlot.isRunning(key: threadSlot)
             {
-                return .kept(kept, weakly: entry.policy.holdsWeakly)
+                return .kept(kept, weakly: found.withObject { $0.policy.holdsWeakly })
             }
             return .registry(state.sharedRegistry)
         }
-        switch found {
+        switch consume found {
         case .kept(let kept, let weakly):
             guard weakly else { return keptValue(kept, as: serviceType) }
             let key = ServiceKey(serviceType, name: name)
             return try weaklyKeptValue(kept, as: serviceType, key: key, path: [key])
-        case .registry(let registry):
-            return try Resolution.run(from: self, environment: environment(reading: registry)) {
-                try $0.resolve(ServiceKey(serviceType, name: name), as: serviceType)
+        case .registry(let read):
+            var registry: Registry? = consume read
+            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+                try $0.resolve(ServiceKey(serviceType, name: name), as: serviceType, registered: entry)
             }
         }
     }
 
     /// What the lock of a resolve found: the instance the entry's store keeps (see
-    /// `Scope.Policy.keptObject`), or the registry to resolve in.
+    /// `Scope.Policy.keptObject`), or the registry to resolve in. (A pair of optionals left a `nil`
+    /// to release on every cached resolve.)
     private enum KeptOrRegistry {
         case kept(AnyObject, weakly: Bool)
         case registry(Registry)
@@ -126,8 +135,11 @@ public final class Container: Resolver, Sendable {
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {
-        try Resolution.run(from: self) {
-            try $0.resolve(key, as: serviceType, found: nil, arguments: arguments)
+        var (registry, entry) = state.withLock { state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?) in
+            (state.sharedRegistry, state.registry.unownedEntry(for: key))
+        }
+        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+            try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)
         }
     }
 

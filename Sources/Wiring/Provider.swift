@@ -251,7 +251,7 @@ final class WeakSource: Resolver, @unchecked Sendable {
         let key = ServiceKey(serviceType, name: name)
         let source = try source(for: key)
         guard let graph else { return try source.resolve(serviceType, name: name) }
-        return try Resolution.run(from: source, sharing: graph) { try $0.resolve(key, as: serviceType) }
+        return try source.resolveTopLevel(key, as: serviceType, sharing: graph)
     }
 
     func resolve<Service, each Argument>(
@@ -261,9 +261,13 @@ final class WeakSource: Resolver, @unchecked Sendable {
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
         let source = try source(for: key)
         guard let graph else { return try source.resolve(serviceType, name: name, arguments: repeat each arguments) }
-        return try Resolution.run(from: source, sharing: graph) {
-            try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
-        }
+        return try Resolution.run(
+            source: source,
+            prepare: { resolution in
+                resolution.state.observer = source.makeObserver()
+                graph.seed(resolution)
+            }
+        ) { try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments) }
     }
 
     func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {

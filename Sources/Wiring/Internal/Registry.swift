@@ -2,14 +2,11 @@
 /// when a resolution first needs them after a change, and never changed (its tables are a
 /// constant), so a resolution looks up in it without locking.
 package final class Registry: @unchecked Sendable {
-    package let storage: RegistryStorage
+    package let storage: UnsafeRegistryStorage
 
-    package init(_ storage: RegistryStorage = RegistryStorage()) {
+    package init(_ storage: UnsafeRegistryStorage = UnsafeRegistryStorage()) {
         self.storage = storage
     }
-
-    /// A registry with nothing in it: the environment of a source that answers every lookup itself.
-    package static let empty = Registry()
 
     package subscript(key: ServiceKey) -> RegistrationEntry? { storage[key] }
 
@@ -18,8 +15,26 @@ package final class Registry: @unchecked Sendable {
 
     package var entries: [RegistrationEntry] { storage.entries }
 
-    /// The registration without runtime arguments of a type and a name.
-    package func entry(for type: any Any.Type, name: String?) -> RegistrationEntry? {
+    /// The registration without runtime arguments of a type and a name; this registry holds it.
+    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
         storage.entry(for: type, name: name)
     }
+}
+
+extension UnsafeRegistryStorage {
+    /// The registration without runtime arguments of a type and a name. (The usual, unnamed
+    /// lookup apart: see ``plainEntry(for:)``.)
+    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
+        name == nil ? plainEntry(for: ObjectIdentifier(type)) : unownedEntry(for: type, name: name)
+    }
+
+    package subscript(key: ServiceKey) -> RegistrationEntry? { unownedEntry(for: key)?.object }
+
+    /// The registration for `key`.
+    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
+        unownedEntry(for: key.serviceType, name: key.name, arguments: key.argumentList)
+    }
+
+    /// Every entry, in registration order.
+    package var entries: [RegistrationEntry] { order.compactMap { self[$0] } }
 }

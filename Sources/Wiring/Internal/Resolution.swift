@@ -1,55 +1,61 @@
-/// The state of one top-level `resolve` call: the environment it resolves in, the path of keys
-/// being resolved (for cycles and error messages), the instances of `.graph` scope and the
-/// registries of the source's ancestors as the call first saw them. Nested resolves through the
-/// resolver a factory receives share it, and so does a top-level call started on the same
-/// thread while it runs (through a `Provider`, a `Lazy` or a captured container): see
-/// `Resolution.run(from:environment:sharing:_:)`. Concurrent top-level calls never share one.
+/// The state of one top-level `resolve` call: the path of keys being resolved (for cycles and
+/// error messages), the instances of `.graph` scope and the registrations as the call first saw
+/// them. Nested resolves through the resolver a factory receives share it, and so does a
+/// top-level call started on the same thread while it runs (through a `Provider`, a `Lazy` or a
+/// captured container): see `ResolutionThread`. Concurrent top-level calls never share one.
 ///
-/// A resolution is made for its call and holds the call's environment strongly until the call
-/// ends; then it lets go of everything it held. It is also the resolver its factories receive:
-/// one kept past the call starts new calls from the source, held weakly from the start.
+/// A synchronous call borrows its thread's resolution and gives it back when done, so a resolve
+/// allocates nothing of its own; a resolution whose resolver escaped its factory is never reused.
 package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
-    /// Where a resolver used after the call, or from another thread, starts new calls: weak, so
-    /// that an instance keeping its resolver does not keep its container. (Set once in `init`.)
-    private weak var sourceForLaterCalls: (any ResolutionSource)?
+    /// What a resolver used after the call ended starts new calls from.
+    let escape = LockedState(EscapedSource())
+
+    struct EscapedSource {
+        var hasEnded = false
+        weak var source: (any ResolutionSource)?
+    }
+
+    /// The thread slot's key, read once here rather than on every nested resolve.
+    let threadSlot = UnsafeResolutionSlot.currentKey
 
     /// The deepest path a resolution follows before it stops with `resolution-too-deep`: far
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
     /// (see `stackFloor`).
     package static let maximumDepth = 1_000
+    /// A resolution for an async call (see `runAsync`), which is not any thread's.
+    init(source: any ResolutionSource) {
+        asyncTurn = LockedState(0)
+        super.init(source: source, stackFloor: 0)
+        lend(self)
+        state.observer = source.makeObserver()
+    }
 
-    /// A resolution for one call in `environment`: a synchronous one on the calling thread, whose
-    /// stack floor it takes, or (`async`) one whose turns tasks take.
-    init(_ environment: ResolutionEnvironment, async: Bool = false) {
-        asyncTurn = async ? LockedState(0) : nil
-        sourceForLaterCalls = environment.source
-        super.init(ResolutionState(environment: environment, stackFloor: async ? 0 : UnsafeStackBounds.currentThreadFloor()))
+    /// A resolution for synchronous calls on the calling thread.
+    init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
+        asyncTurn = nil
+        super.init(source: source, stackFloor: stackFloor)
+        lend(self)
     }
 
     /// Who claims kept instances for this resolution.
     var owner: ObjectIdentifier { state.enclosingOwner ?? ObjectIdentifier(self) }
 
-    /// What the call resolves in; asked only while it runs.
-    var environment: ResolutionEnvironment {
-        guard let environment = state.environment else { preconditionFailure("a resolution was used after its call ended") }
-        return environment
-    }
-
-    /// The source of the call running now; asked only while it runs.
-    package var source: any ResolutionSource { environment.source }
+    /// The source of the call running now; only valid while it runs.
+    package var source: any ResolutionSource { state.borrowedSource.value }
 
     /// What follows the steps of this resolution, if anything does.
-    package var observer: (any ResolutionObserver)? { state.environment?.observer }
+    package var observer: (any ResolutionObserver)? { state.observer?.observer }
 
     /// The keys being resolved, from the top-level request down.
-    package var path: [ServiceKey] { state.steps.map(\.key) }
+    package var path: [ServiceKey] { state.steps.path.map(\.key) }
 
     /// The registrations being resolved, from the top-level request down.
-    package var pathEntries: [RegistrationEntry] { Array(state.steps) }
+    package var pathEntries: [RegistrationEntry] { state.steps.path }
 
-    /// Starts this resolution below `ancestors`, so that its cycles and errors count them.
+    /// Starts this resolution below `ancestors`, which the caller keeps alive until it ends, so
+    /// that its cycles and errors count them.
     package func continuePath(_ ancestors: [RegistrationEntry]) {
-        state.steps.append(contentsOf: ancestors)
+        for entry in ancestors { state.steps.push(entry) }
     }
 
     /// Makes this resolution part of `outer`, which started it and runs below it on the stack:
@@ -60,41 +66,42 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         state.hookBoundary = outer.state.hookBoundary
     }
 
-    /// The source for a call through a resolver of this resolution where it is not running.
+    /// The source for a call through a resolver of this resolution where it is not running:
+    /// the running call's source, or, once the call has ended, the source if it still exists.
     /// - Throws: `container-released` when the source is gone.
     func sourceForNewCall(_ key: @autoclosure () -> ServiceKey) throws -> any ResolutionSource {
-        guard let source = sourceForLaterCalls else { throw ResolutionError.containerReleased(for: key()) }
+        let source = escape.withLock { escape -> (any ResolutionSource)? in
+            // While the call runs, its caller keeps the source alive, and the call cannot end
+            // before this lock is released.
+            escape.hasEnded ? escape.source : state.borrowedSource.value
+        }
+        guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
     }
 
-    /// Ends the call: tells the observer, gives the `.graph` objects to the lazies and providers
-    /// the call made, and lets go of everything the call held (an instance that keeps its resolver
-    /// keeps this resolution, which must not keep the container's registrations or instances).
-    func end() {
-        asyncTurn?.withLock { $0 = Int.min }
-        if let observer = state.environment?.observer { observer.resolutionEnded() }
+    /// Marks the call over for resolvers that escaped it: they hold the source weakly from now on,
+    /// and nothing else. An instance that keeps its resolver keeps this resolution, so what the
+    /// call held (registries, whose entries keep their instances; `.graph` and kept instances;
+    /// the observer) is let go here: kept, it would keep the container's registrations, and
+    /// that instance itself, alive after the container.
+    func endForEscapedResolvers() {
         fillSharedGraph()
-        state.environment = nil
-        state.steps.removeAll()
-        state.graph.removeAll()
-        state.ancestorRegistries.removeAll()
-    }
-
-    /// The registry of `container`, `level` steps up from the source, as this call first saw it.
-    /// A lookup walks up one level at a time, so each ancestor's is fetched once, in order.
-    func registry(of container: Container, at level: Int) -> Registry {
-        if level == 0 { return environment.registry }
-        assert(state.ancestorRegistries.count >= level - 1, "ancestors are looked up in order")
-        if state.ancestorRegistries.count < level { state.ancestorRegistries.append(container.registry) }
-        return state.ancestorRegistries[level - 1]
+        let source = state.borrowedSource.value
+        escape.withLock { escape in
+            escape.hasEnded = true
+            escape.source = source
+        }
+        reset()
+        state.observer = nil
     }
 
     // MARK: Async turns
 
     /// How many async calls are under way in this resolution, each waiting on the next: only a
     /// call from the innermost one's factory may resolve here. Concurrent calls of one factory
-    /// would otherwise change the path and the `.graph` instances at the same time. Only an
-    /// async resolution has turns. `Int.min` once the resolution has finished.
+    /// would otherwise change the path and the `.graph` instances at the same time. Only a
+    /// resolution made by `init(source:)` resolves asynchronously; a thread's has none.
+    /// `Int.min` once the resolution has finished.
     private let asyncTurn: LockedState<Int>?
 
     /// Whether an async call may resolve in this resolution now.
@@ -118,22 +125,75 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         } ?? .finished
     }
 
+    /// Whether the caller may use this resolution's state now (see `UnsafeResolutionState`): it
+    /// runs on this thread, or the caller's task holds its async turn.
+    var isUsedByItsOwner: Bool {
+        UnsafeResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
+    }
+
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
     package func endAsyncTurn(_ turn: Int) {
         asyncTurn?.withLock { if $0 != Int.min { $0 = turn } }
     }
 
-    /// Whether the caller may use this resolution's state now (see `UnsafeResolutionState`): it
-    /// runs on this thread, or the caller's task holds its async turn.
-    var isUsedByItsOwner: Bool {
-        UnsafeResolutionSlot.isRunning(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
+    /// The registry of the container `level` steps up from the source, fetched once per resolution.
+    package func registry(at level: Int, fetch: () -> Registry) -> Registry {
+        if level == 0 {
+            if let registry = state.registry { return registry }
+            let fetched = fetch()
+            state.registry = fetched
+            return fetched
+        }
+        while state.ancestorRegistries.count < level {
+            state.ancestorRegistries.append(fetch())
+        }
+        return state.ancestorRegistries[level - 1]
     }
 
     /// The resolver handed to factories and hooks run by this resolution.
     package var resolver: any Resolver { self }
 
-    /// Whether a nested resolve may use this resolution: it is the innermost one running on this
-    /// thread. A resolver used anywhere else starts a new top-level call (which continues the
-    /// path of whatever runs on that thread).
-    package var isCurrent: Bool { UnsafeResolutionSlot.isRunning(self) }
+    /// Whether a nested resolve may use this resolution: it is running on this thread, innermost.
+    /// A resolver used anywhere else starts a new top-level call (which continues the path of
+    /// whatever runs on that thread).
+    package var isCurrent: Bool { ResolutionThread.isRunning(self) }
+
+    /// Ends a resolution that `init(source:)` made. `resolution` is its caller's reference,
+    /// the only one unless a resolver of it escaped its factory: only then does the resolution
+    /// hold its source weakly for later calls (a weak reference gives the source a side table,
+    /// which slows every later retain of it).
+    package static func finish(_ resolution: inout Resolution) {
+        resolution.asyncTurn?.withLock { $0 = Int.min }
+        resolution.endObserving()
+        if isKnownUniquelyReferenced(&resolution) {
+            resolution.fillSharedGraph()
+        } else {
+            resolution.endForEscapedResolvers()
+        }
+    }
+
+    /// Tells the observer the resolution is over, and lets it go.
+    func endObserving() {
+        if _slowPath(state.observer != nil) { endObservingNow() }
+    }
+
+    @inline(never)
+    private func endObservingNow() {
+        state.observer.take()?.observer.resolutionEnded()
+    }
+
+    /// Clears what one call left, so the thread's next call starts afresh.
+    func reset() {
+        if _slowPath(state.sharedGraphHandle != nil) { fillSharedGraph() }
+        state.steps.removeAll()
+        if !state.graph.isEmpty { state.graph.removeAll() }
+        if !state.ancestorRegistries.isEmpty { state.ancestorRegistries.removeAll(keepingCapacity: true) }
+        if state.registry != nil { state.registry = nil }
+        state.directCache = nil
+        state.hookBoundary = 0
+        if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {
+            state.remadeInHooks = 0
+            state.backedOff = nil
+        }
+    }
 }

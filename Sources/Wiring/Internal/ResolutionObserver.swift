@@ -12,7 +12,7 @@ package enum ResolutionOutcome: Sendable {
 package protocol ResolutionObserver: AnyObject, Sendable {
     /// A registration was found and is about to be resolved below `path` (made only if asked
     /// for: recording a trace does not need it, and it costs an allocation per step).
-    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey])
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
     /// The step begun by the last unfinished `willResolve` gave `instance`. (Generic, so that an
     /// observer boxes it as `Any` only if it needs to.)
     func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome)
@@ -47,7 +47,7 @@ final class BypassWatcher: ResolutionObserver {
         self.report = report
     }
 
-    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
         reportOnce(found.entry.key)
     }
 
@@ -63,5 +63,27 @@ final class BypassWatcher: ResolutionObserver {
             return !reported
         }
         if first { report(key) }
+    }
+}
+
+/// An observer, with what a resolution it follows looks keys up in first; a resolution holds
+/// it until its call ends.
+// Unchecked: a `Registry` is never changed once handed out (its container copies it first).
+package final class ObserverReference: @unchecked Sendable {
+    package let observer: any ResolutionObserver
+    /// Where a resolution this observer follows looks plain keys up first, and the cache of
+    /// their instances (the observer's own view of the registrations, such as a test
+    /// container's layers), for `Resolution.prepare(observer:)`; held as long as the observer is.
+    package let registry: Registry?
+    package let cache: (any InstanceCache)?
+
+    /// - Parameters:
+    ///   - observer: What follows the steps.
+    ///   - registry: The registry a prepared resolution looks plain keys up in first, if any.
+    ///   - cache: Where the instances of those keys live; given with `registry`.
+    package init(_ observer: any ResolutionObserver, registry: Registry? = nil, cache: (any InstanceCache)? = nil) {
+        self.observer = observer
+        self.registry = registry
+        self.cache = cache
     }
 }

@@ -6,22 +6,16 @@ extension Resolution {
     /// Puts `entry` on the path, unless it is already there: then the path is a cycle.
     package func enter(_ entry: RegistrationEntry) throws {
         assert(isUsedByItsOwner, "a resolution is used only by the thread or task that runs it")
-        if state.steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: state.stackFloor) {
+        if _slowPath(state.steps.count >= Resolution.maximumDepth || UnsafeStackBounds.isNearlyFull(above: state.stackFloor)) {
             throw tooDeep(entry.key)
         }
-        if isOnPath(entry.id) { try enterAgain(entry) }
-        state.steps.append(entry)
+        if state.steps.contains(id: entry.id) { try enterAgain(entry) }
+        state.steps.push(entry)
     }
 
     /// Takes `entry`, the innermost registration, off the path.
     package func leave(_ entry: RegistrationEntry) {
-        assert(state.steps.last === entry, "a step left the path out of order")
-        state.steps.removeLast()
-    }
-
-    /// Whether the registration with `id` is on the path, at `start` or above.
-    private func isOnPath(_ id: Int, from start: Int = 0) -> Bool {
-        state.steps[min(start, state.steps.count)...].contains { $0.id == id }
+        state.steps.pop(entry)
     }
 
     /// `entry` is on the path already. That is a cycle, unless an `initCompleted` hook below it
@@ -29,7 +23,7 @@ extension Resolution {
     /// shared one is then made inside the hook, and the step building it takes that one.
     @inline(never)
     private func enterAgain(_ entry: RegistrationEntry) throws {
-        guard entry.policy.sharedWithinResolve, state.hookBoundary > 0, !isOnPath(entry.id, from: state.hookBoundary) else {
+        guard entry.policy.sharedWithinResolve, state.hookBoundary > 0, !state.steps.contains(id: entry.id, from: state.hookBoundary) else {
             throw circularDependency(entry.key)
         }
         state.remadeInHooks += 1

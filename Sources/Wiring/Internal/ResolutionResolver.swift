@@ -2,10 +2,15 @@
 /// Used where it is not running (kept by an instance, or on another thread), it starts a new
 /// top-level call from its source, which fails with `container-released` once that is gone.
 extension Resolution: Resolver {
+    @inline(__always)
     package func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let key = ServiceKey(serviceType, name: name)
-        guard isCurrent else { return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType) }
-        return try resolve(key, as: serviceType)
+        guard isCurrent else {
+            let key = ServiceKey(serviceType, name: name)
+            return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType)
+        }
+        return try resolve(
+            ServiceKey(serviceType, name: name), as: serviceType,
+            registered: state.registry?.entry(for: serviceType, name: name))
     }
 
     package func resolve<Service, each Argument>(
@@ -31,23 +36,23 @@ extension ResolutionSource {
     package func resolveTopLevel<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil
     ) throws -> Service {
-        try Resolution.run(from: self) { try $0.resolve(key, as: serviceType, found: found) }
+        try Resolution.run(source: self) { try $0.resolve(key, as: serviceType, found: found) }
     }
 
     package func resolveTopLevel<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
     ) throws -> Service {
-        try Resolution.run(from: self) {
+        try Resolution.run(source: self) {
             try $0.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
     }
 
     package func resolveAllTopLevel<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        try Resolution.run(from: self) { try $0.resolveAllInPlace(serviceType) }
+        try Resolution.run(source: self) { try $0.resolveAllInPlace(serviceType) }
     }
 
     /// Runs `body` with a resolution of its own, as a top-level call does.
     package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
-        try Resolution.run(from: self, body)
+        try Resolution.run(source: self, body)
     }
 }

@@ -1,55 +1,18 @@
 /// Where a resolution finds registrations and keeps the instances of stored scopes. `Container`
 /// is one; the test support's `TestContainer` is another that layers overrides on a base.
 package protocol ResolutionSource: AnyObject, Resolver {
-    /// What a top-level call from here resolves in: built once per call, and held by the call's
-    /// resolution until it ends.
-    func makeEnvironment() -> ResolutionEnvironment
     /// The registration for `key` and the cache its stored-scope instances live in, as
-    /// `resolution` sees them (`nil`: as they are now). The engine asks the environment's
-    /// registry first, and the source only for what that registry does not hold.
+    /// `resolution` sees them (`nil`: as they are now).
     func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup?
     /// Every registration visible from here, in registration order (parents' first), each key once.
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
     /// Where instances of unregistered (`Injectable`) types live.
     var implicitCache: any InstanceCache { get }
+    /// What follows the steps of a new top-level resolution from here; `nil` when nobody does.
+    func makeObserver() -> ObserverReference?
     /// Drops the instances this source keeps for `scope`, as `resetScope(_:)` does, for a
     /// `ScopeResetter` it handed out.
     func resetKeptInstances(of scope: Scope)
-}
-
-/// What one top-level call resolves in: its source, the source's own registrations as the call
-/// first saw them, where their kept instances live, and who follows the steps. Every resolve
-/// nested in the call (through a factory's resolver, a `Provider`, a `Lazy`, an async turn)
-/// continues it; a call that reaches another source (a child container, a container a factory
-/// captured) gets that source's environment, below the same path.
-package struct ResolutionEnvironment: Sendable {
-    /// Where the call started, and where a resolver kept past the call starts new ones.
-    package let source: any ResolutionSource
-    /// The registrations looked up first: every key found here keeps its instances in `store`.
-    package let registry: Registry
-    /// Where the kept instances of `registry`'s entries live.
-    package let store: any InstanceCache
-    /// Told of every step, if anything follows them.
-    package let observer: (any ResolutionObserver)?
-
-    /// - Parameters:
-    ///   - source: Where the call starts.
-    ///   - registry: The registrations looked up first (``Registry/empty`` to ask the source for each).
-    ///   - store: Where their kept instances live.
-    ///   - observer: Told of every step, if anything is.
-    package init(
-        source: any ResolutionSource, registry: Registry, store: any InstanceCache, observer: (any ResolutionObserver)?
-    ) {
-        self.source = source
-        self.registry = registry
-        self.store = store
-        self.observer = observer
-    }
-
-    /// This environment, with its steps told to `observer` instead.
-    func observed(by observer: any ResolutionObserver) -> ResolutionEnvironment {
-        ResolutionEnvironment(source: source, registry: registry, store: store, observer: observer)
-    }
 }
 
 extension ResolutionSource {
@@ -71,6 +34,10 @@ package struct Lookup {
         self.entry = entry
         self.cache = cache
         self.origin = origin
+    }
+
+    package init(_ found: Found) {
+        self.init(entry: found.entry, cache: found.cache, origin: found.origin)
     }
 }
 

@@ -1,16 +1,28 @@
 /// What a ``Resolution`` changes as it runs. A resolution keeps it in one property that is read
 /// and written without dynamic exclusivity checks (see `UnsafeResolutionState` for why that is
-/// sound).
+/// sound); the references it holds unretained are made there, where what keeps each alive is
+/// said.
 struct ResolutionState {
-    /// What the call resolves in, held until the call ends; `nil` afterwards.
-    var environment: ResolutionEnvironment?
+    /// The source of the running call; its caller keeps it alive. Once the call is over, a
+    /// resolver that escaped reaches the source through `Resolution.escape` instead.
+    var borrowedSource: UnsafeUnownedSource
+    /// The registry of the container resolved from, as it was when first needed: later lookups
+    /// take no lock.
+    var registry: Registry?
+    /// Where the instances of entries found in `registry` live, when every plain key the
+    /// source resolves is either there or not registered at that level: plain keys can then be
+    /// looked up there directly. A container's own store (the caller of the top-level resolve
+    /// keeps it alive); a test container's layers (the observer holds them).
+    var directCache: UnsafeUnownedCache?
     /// The registries of the source's ancestors that a lookup reached, as each was when first
-    /// needed: later lookups take no lock.
+    /// needed.
     var ancestorRegistries: ContiguousArray<Registry> = []
     /// The registrations being resolved, from the top-level request down.
-    var steps: ContiguousArray<RegistrationEntry> = []
+    var steps = UnsafeStepStack()
     /// Instances of `.graph` scope, and kept instances while their hooks run.
     var graph = UnsafeGraphInstances()
+    /// Whether a top-level call is running on it; read only by the thread that runs it.
+    var isActive = true
     /// Who claims kept instances for this resolution (see `Creations`) when it is not itself:
     /// the resolution it started inside, on the same thread.
     var enclosingOwner: ObjectIdentifier?
@@ -22,6 +34,8 @@ struct ResolutionState {
     /// Set when this resolution backed off from a wait that would never end: it publishes
     /// nothing more, and its top-level call starts again once the instance is free.
     var backedOff: Creations.WaitCycle?
+    /// Told about every step when a test container records the resolution, until the call ends.
+    var observer: ObserverReference?
     /// How the last instance was obtained, for an observer.
     var outcome = ResolutionOutcome.created
     /// The runtime arguments of the step about to run its factory.

@@ -2,9 +2,9 @@
 /// ask the scope's store, make, run hooks, publish, tell the observer.
 extension Resolution {
     /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
-    package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil) throws -> Service {
+    package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try resolve(found, as: serviceType)
+        return try found.withFound { try resolve($0, as: serviceType) }
     }
 
     package func resolve<Service, each Argument>(
@@ -22,23 +22,51 @@ extension Resolution {
     ) throws -> Service {
         guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
         guard let registered = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        // An entry that keeps an instance per distinct arguments resolves them through a variant,
-        // which `registered` holds weakly.
         let variant = registered.entry.variant(for: arguments)
-        let step = variant === registered.entry
+        let found = variant === registered.entry
             ? registered : Lookup(entry: variant, cache: registered.cache, origin: registered.origin)
         // The entry's `make` takes them from here before its factory can resolve anything.
         state.pendingArguments = arguments
         defer { state.pendingArguments = nil }
-        return try withExtendedLifetime(registered) { try resolve(step, as: serviceType) }
+        // `registered` made `found`'s variant entry, which it holds weakly.
+        return try withExtendedLifetime(registered) {
+            try found.withFound { try resolve($0, as: serviceType) }
+        }
     }
 
-    /// The step, told to the observer if there is one.
-    func resolve<Service>(_ found: Lookup, as serviceType: Service.Type) throws -> Service {
-        guard let observer = state.environment?.observer else { return try step(found, as: serviceType) }
+    /// Resolves `key`, whose registration the caller found in the source container's own
+    /// registry (`entry`), or not at all (`nil`); `key` is made only then.
+    @inline(__always)
+    package func resolve<Service>(
+        _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type,
+        registered entry: UnsafeUnownedReference<RegistrationEntry>?
+    ) throws -> Service {
+        guard let entry, let directCache = state.directCache else { return try resolve(key(), as: serviceType, found: nil) }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+    }
+
+    /// Resolves `key` with runtime arguments, whose registration the
+    /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
+    package func resolve<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?,
+        arguments: UnsafeArguments
+    ) throws -> Service {
+        // An entry that keeps an instance per distinct arguments resolves them through a variant.
+        guard let entry, let directCache = state.directCache, key.takesArguments, entry.withObject({ $0.variant(for: arguments) === $0 })
+        else {
+            return try resolve(key, as: serviceType, found: nil, arguments: arguments)
+        }
+        state.pendingArguments = arguments
+        defer { state.pendingArguments = nil }
+        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+    }
+
+    @inline(never)
+    private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+        guard let observer = state.observer?.observer else { return try resolve(found, as: serviceType, observed: false) }
         observer.willResolve(found, path: path)
         do {
-            let instance = try step(found, as: serviceType)
+            let instance = try resolve(found, as: serviceType, observed: false)
             observer.didResolve(instance, outcome: state.outcome)
             return instance
         } catch {
@@ -47,23 +75,31 @@ extension Resolution {
         }
     }
 
-    /// Every path (plain, recorded, async) follows the same order, with the scope's rules in
-    /// `existingInstance` and `keep`: an instance that already exists; else enter the path,
-    /// claim it (stored lifetimes), make it, keep and publish it.
-    private func step<Service>(_ found: Lookup, as serviceType: Service.Type) throws -> Service {
-        let entry = found.entry
-        let policy = entry.policy
-        if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
-        if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {
-            state.outcome = .sharedInGraph
-            return state.graph.value(at: index, as: serviceType)
+    /// The step, told to the observer if there is one (unless the observer runs it, `observed`
+    /// false). Every path (plain, recorded, async) follows the same order, with the scope's rules
+    /// in `existingInstance` and `keep`: an instance that already exists; else enter the path,
+    /// claim it (stored lifetimes), make it, keep and publish it. Generic code here never forms a
+    /// `Service?`: each one costs a metadata lookup at run time.
+    @inline(__always)
+    func resolve<Service>(_ found: Found, as serviceType: Service.Type, observed: Bool = true) throws -> Service {
+        if observed, _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
+        return try found.unownedEntry.withObject { entry in
+            let policy = entry.policy
+            if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
+            // An instance shared within the resolve, read here rather than through
+            // `existingInstance` (which costs a 10-node graph 4% more).
+            if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {
+                state.outcome = .sharedInGraph
+                return state.graph.value(at: index, as: serviceType)
+            }
+            try enter(entry)
+            defer { state.steps.pop(entry) }
+            return try keep(produce(entry, as: serviceType), of: entry, in: nil)
         }
-        try enter(entry)
-        defer { leave(entry) }
-        return try keep(produce(entry, as: serviceType), of: entry, in: nil)
     }
 
     /// The step of a lifetime whose store keeps its instance.
+    @inline(never)
     private func resolveKept<Service>(
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
@@ -77,10 +113,10 @@ extension Resolution {
         _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
     ) throws -> Service {
         try enter(entry)
-        defer { leave(entry) }
+        defer { state.steps.pop(entry) }
         // Before claiming: a synchronous resolve must never wait for an instance an async one
         // is making, which may need this very thread (the main actor's) to finish.
-        if entry.needsAwait, let needsAwait = entry.synchronousResolveError {
+        if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {
             throw resolutionError(needsAwait, entry, entry.key)
         }
         var claim: ClaimTurn
@@ -150,6 +186,7 @@ extension Resolution {
     /// nothing. Returns the instance the step gives, which is the one a hook made meanwhile if
     /// a hook asked for it while its factory ran. Sets `outcome`. The caller entered the path,
     /// and holds the claim for a stored lifetime.
+    @inline(__always)
     func keep<Service>(_ made: Service, of entry: RegistrationEntry, in cache: (any InstanceCache)?) throws -> Service {
         let policy = entry.policy
         if !policy.sharedWithinResolve {
@@ -238,11 +275,11 @@ extension Resolution {
         entry.policy.keptObject(cache.cachedInstance(for: entry))
     }
 
-    /// Runs the entry's factory, with this resolution as its resolver. The caller puts the entry
-    /// on the path first.
+    /// Runs the entry's factory. The caller puts the entry on the path first.
+    @inline(__always)
     private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
         do {
-            return try typedEntry(entry, making: serviceType).make(self, resolver: self)
+            return try make(entry, in: self, as: serviceType)
         } catch {
             throw resolutionError(error, entry, entry.key)
         }
@@ -254,12 +291,8 @@ extension Resolution {
             .map { try resolve($0.entry.key, as: serviceType, found: $0) }
     }
 
-    /// The registration for `key`: in the environment's registry, else wherever the source finds
-    /// it, else an implicit one (`Injectable`, `Provider`, …).
     package func lookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
-        let environment = environment
-        if let entry = environment.registry[key] { return Lookup(entry: entry, cache: environment.store) }
-        return environment.source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
+        source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
     }
 
     /// A factory's error as the `ResolutionError` that names the key and the path.
@@ -291,7 +324,7 @@ extension Resolution {
         defer { state.hookBoundary = outerBoundary }
         do {
             for hook in entry.hooks {
-                try hook(self, instance)
+                try hook(self, instance)  // a retain and a release, only where there are hooks
             }
         } catch {
             throw resolutionError(error, entry, entry.key, thrownBy: .initCompletedHook)
@@ -309,7 +342,7 @@ extension Resolution {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        observer?.didFail(key, error: error)
+        state.observer?.observer.didFail(key, error: error)
         return error
     }
 }

@@ -1,54 +1,24 @@
-/// How a synchronous call starts: the one entry every top-level resolve takes.
+/// Each thread's resolution: the innermost one running on it, or the idle one it reuses.
 ///
 /// A top-level call on a thread where a resolution is running (a factory calling a `Provider`,
 /// reading a `Lazy`, or resolving from a container it captured) continues that resolution: from
 /// the same source it resolves inside it, sharing its path and `.graph` instances; from another
-/// source it gets a resolution of its own, in that source's environment, that starts below the
-/// running one's path. Either way a cycle through it is a `circular-dependency` error, never a
-/// stack overflow.
-extension Resolution {
-    /// Runs a synchronous top-level call from `source` on this thread: inside the resolution
-    /// running here if it is `source`'s, else in a new resolution in `environment` (built by
-    /// `source` when not given), which holds it until the call ends. A new resolution starts
-    /// with the objects of `graph`, if given (a `Lazy` used after the resolve that made it).
-    package static func run<Result>(
-        from source: any ResolutionSource, environment: ResolutionEnvironment? = nil, sharing graph: SharedGraph? = nil,
-        _ body: (Resolution) throws -> Result
-    ) throws -> Result {
-        let outer = UnsafeResolutionSlot.running
-        if let outer, outer.source === source { return try body(outer) }
-        var environment = environment ?? source.makeEnvironment()
-        if let outer, let outerObserver = outer.observer, let entry = outer.state.steps.last {
-            // A factory bypassing its resolver: its observer hears which key, from the call's
-            // first step, unless the captured source observes the call itself.
-            if environment.observer == nil {
-                environment = environment.observed(by: BypassWatcher { key in
-                    outerObserver.factory(of: entry, resolved: key, from: source)
-                })
-            } else {
-                outerObserver.factory(of: entry, resolved: nil, from: source)
-            }
-        }
-        let resolution = Resolution(environment)
-        if let outer { resolution.continueResolution(outer) }
-        graph?.seed(resolution)
-        defer {
-            // A back-off starts the outermost call again (see `Creations`).
-            if let outer, outer.state.backedOff == nil { outer.state.backedOff = resolution.state.backedOff }
-            resolution.end()
-        }
-        return try UnsafeResolutionSlot.withRunning(resolution) {
-            do {
-                return try body(resolution)
-            } catch where outer == nil && resolution.state.backedOff != nil {
-                return try runAgain(resolution, body)
-            }
-        }
+/// source it gets a resolution of its own that starts below the running one's path. Either way
+/// a cycle through it is a `circular-dependency` error, never a stack overflow.
+///
+/// Invariant of the slot: it points at the innermost running resolution, which the frame
+/// running it holds, or at an idle one, which the slot holds (+1). A resolution whose resolver
+/// escaped its call is never put back in the slot.
+package enum ResolutionThread {
+    /// Whether `resolution` is the innermost one running on this thread.
+    static func isRunning(_ resolution: Resolution) -> Bool {
+        UnsafeResolutionSlot.holds(resolution, key: resolution.threadSlot) && resolution.state.isActive
     }
 
     /// Runs a call again after it backed off from a wait that would never end, once the
     /// instance it waited for is free (see `Creations`); a few times at most.
-    private static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
+    @inline(never)
+    fileprivate static func runAgain<Result>(_ resolution: Resolution, _ body: (Resolution) throws -> Result) throws -> Result {
         var attempts = 0
         while true {
             guard let cycle = resolution.state.backedOff else { preconditionFailure("a call runs again only after it backed off") }
@@ -66,25 +36,156 @@ extension Resolution {
             }
         }
     }
-}
 
-/// What runs on the calling thread, for the code that asks outside a resolve.
-package enum ResolutionThread {
+    /// Ends a call on the thread's own resolution, and keeps it for the next call unless a
+    /// resolver of it escaped.
+    fileprivate static func finishThreadCall(_ taken: __owned Resolution) {
+        var resolution = consume taken
+        resolution.state.isActive = false
+        resolution.endObserving()
+        guard isKnownUniquelyReferenced(&resolution) else {
+            escaped(resolution)
+            return
+        }
+        resolution.reset()
+        UnsafeResolutionSlot.keepIdle(consume resolution)
+    }
+
+    /// A resolver escaped its factory: it may start calls of its own after this one returns,
+    /// so the thread lets this resolution go.
+    @inline(never)
+    private static func escaped(_ resolution: Resolution) {
+        resolution.endForEscapedResolvers()
+        assert(UnsafeResolutionSlot.holds(resolution), "only the thread's own resolution escapes from it")
+        UnsafeResolutionSlot.point(at: nil)
+    }
+
+    /// A top-level call made while `outer` runs on this thread.
+    @inline(never)
+    fileprivate static func runNested<Result>(
+        in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        if outer.source === source { return try body(outer) }
+        var observer = source.makeObserver()
+        if let outerObserver = outer.observer, let entry = outer.state.steps.last {
+            // A factory bypassing its resolver: its observer hears which key, from the call's
+            // first step, unless the captured source observes the call itself.
+            if observer == nil {
+                observer = ObserverReference(BypassWatcher { key in
+                    outerObserver.factory(of: entry, resolved: key, from: source)
+                })
+            } else {
+                outerObserver.factory(of: entry, resolved: nil, from: source)
+            }
+        }
+        var nested = Resolution(borrowing: source, stackFloor: outer.state.stackFloor)
+        nested.continueResolution(outer)
+        nested.state.observer = observer
+        UnsafeResolutionSlot.point(at: nested)
+        defer {
+            nested.state.isActive = false
+            // A back-off starts the outermost call again (see `Creations`).
+            if outer.state.backedOff == nil { outer.state.backedOff = nested.state.backedOff }
+            nested.endObserving()
+            // Only a resolver that escaped needs the source held weakly; a weak reference gives
+            // the source a side table, which makes every later retain of it slower.
+            if isKnownUniquelyReferenced(&nested) { nested.fillSharedGraph() } else { nested.endForEscapedResolvers() }
+            UnsafeResolutionSlot.point(at: outer)
+        }
+        return try body(nested)
+    }
+
     /// The source of the resolution running on this thread, if one runs: what a property
     /// wrapper of an object its factory makes resolves from, continuing that resolution.
     static var runningSource: (any ResolutionSource)? {
-        UnsafeResolutionSlot.running?.source
+        switch UnsafeResolutionSlot.take() {
+        case .running(let resolution): return resolution.source
+        case .idle(let idle):
+            UnsafeResolutionSlot.keepIdle(idle)
+            return nil
+        case .empty: return nil
+        }
     }
 
     /// Tells the observer of the resolution running on this thread, if one runs, that an
     /// `@Injected` property declared at `site` could not be resolved.
     static func notePropertyInjectionFailure(_ error: ResolutionError, declaredAt site: RegistrationSite) {
-        UnsafeResolutionSlot.running?.observer?.propertyInjectionFailed(error, declaredAt: site)
+        switch UnsafeResolutionSlot.take() {
+        case .running(let resolution): resolution.observer?.propertyInjectionFailed(error, declaredAt: site)
+        case .idle(let idle): UnsafeResolutionSlot.keepIdle(idle)
+        case .empty: break
+        }
     }
 
     /// Runs the synchronous part of an async resolution on this thread, as its innermost
     /// resolution, so that nested resolves from its factories continue it.
     static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
-        try UnsafeResolutionSlot.withRunning(resolution, body)
+        try UnsafeResolutionSlot.withOccupant(resolution, body)
+    }
+}
+
+extension Resolution {
+    /// Runs a synchronous top-level call from `source` on this thread, the one way every
+    /// synchronous call starts: in the running resolution or one below it if there is one, else
+    /// on the thread's idle resolution. `prepare` sets a fresh resolution up for the call (with
+    /// ``prepare(observer:)`` or `read(taking:cache:)`); by default, the resolution takes the
+    /// source's observer. A call that continues the running one skips it.
+    @inline(__always)
+    package static func run<Result>(
+        source: any ResolutionSource, prepare: (Resolution) -> Void = { $0.observeItsSource() },
+        _ body: (Resolution) throws -> Result
+    ) throws -> Result {
+        let resolution: Resolution
+        switch UnsafeResolutionSlot.take() {
+        case .idle(let idle):
+            resolution = idle
+        case .empty:
+            resolution = Resolution(borrowing: source)
+            UnsafeResolutionSlot.point(at: resolution)
+        case .running(let outer):
+            return try ResolutionThread.runNested(in: outer, source: source, body)
+        }
+        resolution.begin(from: source)
+        prepare(resolution)
+        // The frame's reference is handed on (`consume`), so that at the end it is the only one
+        // unless a resolver escaped: a copy left here would make every call look escaped. The
+        // result is returned where it was made (assigned to a variable declared before the `do`,
+        // it was copied once, with a retain and a release).
+        do {
+            let result = try body(resolution)
+            ResolutionThread.finishThreadCall(consume resolution)
+            return result
+        } catch {
+            guard resolution.state.backedOff != nil else {
+                ResolutionThread.finishThreadCall(consume resolution)
+                throw error
+            }
+            do {
+                let result = try ResolutionThread.runAgain(resolution, body)
+                ResolutionThread.finishThreadCall(consume resolution)
+                return result
+            } catch {
+                ResolutionThread.finishThreadCall(consume resolution)
+                throw error
+            }
+        }
+    }
+
+    /// Starts the call with the observer its source makes, if any.
+    func observeItsSource() {
+        state.observer = source.makeObserver()
+    }
+
+    /// Hands the resolution, before it starts, the observer of its steps (a test container's
+    /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
+    /// and registry until the call ends, and the observer holds its cache: the caller need keep
+    /// nothing alive.
+    package func prepare(observer: consuming ObserverReference) {
+        var registry = observer.registry
+        guard registry != nil, let cache = observer.cache else {
+            preconditionFailure("a prepared resolution's observer must give its registry and cache")
+        }
+        read(taking: &registry, cache: cache)
+        state.observer = consume observer  // moved in: a copy is a retain and a release
     }
 }

@@ -74,11 +74,3 @@ struct UnsafeGraphInstances {
         pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
 }
-
-/// Moves `count` elements of `storage` to memory twice as large (16 at first), freeing the old.
-private func grow<Element>(_ storage: inout UnsafeMutablePointer<Element>?, count: Int, capacity: inout Int) {
-    capacity = max(16, capacity * 2)
-    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-    if let storage { grown.moveInitialize(from: storage, count: count); storage.deallocate() }
-    storage = grown
-}

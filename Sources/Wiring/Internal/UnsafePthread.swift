@@ -76,38 +76,70 @@ import Darwin
     }
 }
 
-/// Each thread's innermost running resolution, in thread-specific storage.
+/// Each thread's pointer to its resolution, in thread-specific storage.
 ///
-/// Invariant: the slot is empty, or points at the innermost resolution running on this thread,
-/// uncounted: only ``withRunning(_:_:)`` points it at a resolution, and it holds that resolution
-/// alive until it points the slot back at what it found. What ``running`` returns is therefore
-/// alive when it is read, and the caller's reference is counted from then on.
+/// Invariant: the slot is empty, or points at the thread's innermost running resolution (which
+/// the frame running it holds; the pointer is not counted), or at an idle one the slot owns
+/// (+1, released when the thread exits); `isActive` tells them apart. Debug builds check, when a
+/// frame gives its resolution back, that the slot points at it.
 enum UnsafeResolutionSlot {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        checkPthread(pthread_key_create(&key, nil), "pthread_key_create")
+        // Released at thread exit; the argument is optional on some platforms only.
+        let created = pthread_key_create(&key) { ($0 as UnsafeMutableRawPointer?).map { Unmanaged<Resolution>.fromOpaque($0).release() } }
+        checkPthread(created, "pthread_key_create")
         return key
     }()
 
-    /// The innermost resolution running on this thread, if any.
-    static var running: Resolution? {
-        pthread_getspecific(key).map { Unmanaged<Resolution>.fromOpaque($0).takeUnretainedValue() }
+    /// What the slot pointed at, for a frame about to run a call: an idle resolution (its reference
+    /// moved to the caller; the slot still points at it), or the running one, retained for it.
+    enum Occupant {
+        case empty, idle(Resolution), running(Resolution)
     }
 
-    /// Whether a resolution runs on this thread.
-    static var isAnyRunning: Bool { pthread_getspecific(key) != nil }
-
-    /// Whether `resolution` is the innermost one running on this thread.
-    static func isRunning(_ resolution: Resolution) -> Bool {
-        pthread_getspecific(key) == Unmanaged.passUnretained(resolution).toOpaque()
+    /// Takes what the slot points at for a call about to run on this thread.
+    static func take() -> Occupant {
+        guard let held = pointee else { return .empty }
+        if _slowPath(isRunning(held)) { return .running(held.takeUnretainedValue()) }
+        return .idle(held.takeRetainedValue())
     }
 
-    /// Runs `body` with `resolution` as this thread's innermost running resolution.
-    static func withRunning<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
+    /// The slot's key, for a caller that asks ``isRunning(key:)`` on every call: reading the
+    /// lazily made static `key` costs a `swift_once` each time.
+    struct Key: Sendable { fileprivate let raw: pthread_key_t }
+    static var currentKey: Key { Key(raw: key) }
+
+    /// Whether a resolution runs on this thread; `key` is the ``currentKey``.
+    static func isRunning(key: Key) -> Bool {
+        pthread_getspecific(key.raw).map { isRunning(Unmanaged<Resolution>.fromOpaque($0)) } ?? false
+    }
+
+    private static var pointee: Unmanaged<Resolution>? { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
+    private static func isRunning(_ held: Unmanaged<Resolution>) -> Bool { held._withUnsafeGuaranteedRef { $0.state.isActive } }
+
+    /// Whether the slot points at `resolution`; `key` is the ``currentKey``.
+    static func holds(_ resolution: Resolution, key: Key = currentKey) -> Bool {
+        pthread_getspecific(key.raw) == Unmanaged.passUnretained(resolution).toOpaque()
+    }
+
+    /// Points the slot at `resolution`, which the caller's frame holds while it runs, or at nothing.
+    static func point(at resolution: Resolution?) {
+        checkPthread(pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
+    }
+
+    /// Moves the frame's reference to a resolution that is done to the slot, which points at it
+    /// already, to keep for the thread's next call.
+    static func keepIdle(_ resolution: __owned Resolution) {
+        assert(holds(resolution) && !resolution.state.isActive, "a thread keeps only its slot's resolution, idle")
+        _ = Unmanaged.passRetained(consume resolution)  // retained here, released as the frame's reference ends
+    }
+
+    /// Runs `body` with the slot pointing at `resolution`, then points it back at what it did.
+    static func withOccupant<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
         let previous = pthread_getspecific(key)
         checkPthread(pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
         defer { checkPthread(pthread_setspecific(key, previous), "pthread_setspecific") }
-        return try withExtendedLifetime(resolution) { try body() }
+        return try body()
     }
 }
 
@@ -124,22 +156,8 @@ enum UnsafeStackBounds {
     /// What a resolution leaves free for the factory it calls and what that factory calls.
     static let margin: UInt = 128 * 1024
 
-    /// Each thread's floor plus one (so that a known 0 is not an empty slot), found once.
-    private static let floorKey: pthread_key_t = {
-        var key = pthread_key_t()
-        checkPthread(pthread_key_create(&key, nil), "pthread_key_create")
-        return key
-    }()
-
     /// The address below which the calling thread's stack is nearly full; 0 when unknown.
     static func currentThreadFloor() -> UInt {
-        if let known = pthread_getspecific(floorKey) { return UInt(bitPattern: known) &- 1 }
-        let floor = findCurrentThreadFloor()
-        checkPthread(pthread_setspecific(floorKey, UnsafeRawPointer(bitPattern: floor &+ 1)), "pthread_setspecific")
-        return floor
-    }
-
-    private static func findCurrentThreadFloor() -> UInt {
         #if canImport(Darwin)
         let size = UInt(pthread_get_stacksize_np(pthread_self()))
         let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))

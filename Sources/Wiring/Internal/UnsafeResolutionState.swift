@@ -1,19 +1,79 @@
-/// A ``Resolution``'s state, read and written without dynamic exclusivity checks.
+/// A ``Resolution``'s state, read and written without dynamic exclusivity checks, and the
+/// unretained references in it, each made here where what keeps its object alive is said.
 ///
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
-/// synchronous resolution only on the thread whose slot holds it (see `UnsafeResolutionSlot`),
-/// an async one only in the task that holds its turn (`Resolution.takeAsyncTurn`), or on the
-/// thread it runs on while that task waits. The engine's accesses are single statements that
-/// call no factory, hook or observer while they last. Debug builds check the thread or turn on
-/// every step (`Resolution.isUsedByItsOwner`, asserted in `Resolution.enter`).
+/// synchronous resolution only on the thread whose slot holds it, an async one only in the task
+/// that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it lends itself to while
+/// that task waits. Debug builds check on every step (`Resolution.isUsedByItsOwner`, asserted
+/// in `Resolution.enter`) the thread, or that a turn is taken (not which task took it).
 package class UnsafeResolutionState {
     @exclusivity(unchecked) final var state: ResolutionState
+    /// This resolution as its factories' resolver: retained by `lend(_:)`, released in `deinit`.
+    @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
-    init(_ state: ResolutionState) {
-        self.state = state
+    init(source: any ResolutionSource, stackFloor: UInt) {
+        state = ResolutionState(borrowedSource: UnsafeUnownedSource(source), stackFloor: stackFloor)
     }
 
     deinit {
+        lent?.release()
         state.graph.deallocate()
+        state.steps.deallocate()
+    }
+
+    /// Makes the resolver this resolution lends its factories; once, from `init`.
+    final func lend(_ resolution: Resolution) {
+        precondition(lent == nil && resolution === self, "a resolution lends one resolver, its own, for its whole life")
+        lent = .passRetained(LentResolver(resolution))
+    }
+
+    /// Runs `entry`'s factory with this resolution as its resolver and `entry` as the `TypedEntry`
+    /// that makes `Service`s, both borrowed, in one function. Invariant: every entry is a
+    /// `TypedEntry` of its key's type, and a step asks for its key's type (checked in debug builds).
+    @inline(__always)
+    final func make<Service>(_ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type) throws -> Service {
+        assert(resolution === self, "a resolution makes its own instances")
+        assert(entry is TypedEntry<Service>, "the registration of \(entry.key) does not make a \(Service.self)")
+        return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { lent in
+            try Unmanaged.passUnretained(entry)._withUnsafeGuaranteedRef { entry in
+                try unsafeDowncast(entry, to: TypedEntry<Service>.self).make(resolution, resolver: lent.resolver)
+            }
+        }
+    }
+
+    /// Starts a top-level call from `source`, which its caller keeps alive until the call returns.
+    final func begin(from source: any ResolutionSource) {
+        state.borrowedSource = UnsafeUnownedSource(source)
+        state.isActive = true
+    }
+
+    /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`, which
+    /// the caller keeps alive until the call ends (its source, or the observer the resolution
+    /// holds); the resolution takes the caller's reference to the registry (a move, not a retain).
+    final func read(taking registry: inout Registry?, cache: any InstanceCache) {
+        guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
+        state.registry = consume taken
+        state.directCache = UnsafeUnownedCache(cache)
+    }
+}
+
+/// A resolution as the `any Resolver` its factories receive, made once: formed on every step,
+/// the existential retains and releases the resolution (+7% for a transient).
+///
+/// Invariant: `resolver` holds the resolution uncounted (given back in `init`, taken again in
+/// `deinit`), so a resolution does not keep itself alive, and a resolver that escapes a factory
+/// (counted when copied) shows in the resolution's count. Only its resolution holds it.
+private final class LentResolver {
+    let resolver: any Resolver
+    private unowned(unsafe) let resolution: Resolution
+
+    init(_ resolution: Resolution) {
+        resolver = resolution
+        self.resolution = resolution
+        Unmanaged.passUnretained(resolution).release()
+    }
+
+    deinit {
+        _ = Unmanaged.passUnretained(resolution).retain()  // which destroying `resolver` releases
     }
 }

@@ -6,14 +6,6 @@ func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Servi
     return unsafeDowncast(box, to: InstanceBox<Service>.self).value
 }
 
-/// `entry` as the `TypedEntry` that makes `Service`s, without a dynamic cast. Invariant: every
-/// entry is a `TypedEntry` of its key's type (the registering calls make no other), and a step
-/// asks for its key's type (checked in debug builds).
-func typedEntry<Service>(_ entry: RegistrationEntry, making serviceType: Service.Type) -> TypedEntry<Service> {
-    assert(entry is TypedEntry<Service>, "the registration of \(entry.key) does not make a \(Service.self)")
-    return unsafeDowncast(entry, to: TypedEntry<Service>.self)
-}
-
 /// The identity and class of the object `value` is when `Value` is a class, read without a dynamic
 /// cast or a retain: a class instance is one reference, as `AnyObject` is (checked in debug builds).
 @inlinable package func identityOfClassInstance<Value>(_ value: Value) -> (object: ObjectIdentifier, type: ObjectIdentifier)? {

@@ -90,10 +90,7 @@ final class ScopeProbe: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    /// Every lookup is the probe's own; nothing watches.
-    func makeEnvironment() -> ResolutionEnvironment {
-        ResolutionEnvironment(source: self, registry: .empty, store: instances, observer: nil)
-    }
+    func makeObserver() -> ObserverReference? { nil }
 
     func resetKeptInstances(of scope: Scope) {
         resetScope(scope)

@@ -3,11 +3,6 @@ import Wiring
 /// How the core resolves through a test container: it looks up in the layers, keeps instances
 /// in them, and has every top-level resolution recorded.
 extension TestContainer: ResolutionSource {
-    /// A top-level call here looks up in the layers as they are when it starts, and is recorded.
-    package func makeEnvironment() -> ResolutionEnvironment {
-        traces.makeEnvironment(source: self)
-    }
-
     /// The registration for `key`: in the layers `resolution` began with, if it is one of this
     /// test container's; else in the layers as they are now.
     package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
@@ -15,9 +10,9 @@ extension TestContainer: ResolutionSource {
         // instances through its recorder, which notes why a kept one is made again: every
         // lookup then does, as the plain keys the resolution reads directly do.
         if let resolution, resolution.source === self, let recorder = resolution.observer as? TraceRecorder {
-            return recorder.snapshot.lookup(key, base: base, in: nil, cache: recorder)
+            return recorder.snapshot.lookup(key, base: base, in: resolution, cache: recorder)
         }
-        return layers.lookup(key, in: nil)
+        return layers.lookup(key, in: resolution)
     }
 
     /// Every registration of the base and the layers, each key once, where its topmost one sits.
@@ -28,6 +23,11 @@ extension TestContainer: ResolutionSource {
     /// Instances of unregistered (`Injectable`) types live in the layers too, as they are when
     /// the lookup is made.
     package var implicitCache: any InstanceCache { layers.snapshot() }
+
+    /// A recorder for a resolution that sets itself up: every resolution here is recorded.
+    package func makeObserver() -> ObserverReference? {
+        traces.makeObserver()
+    }
 
     /// What a `ScopeResetter` this test container handed out resets: as ``resetScope(_:)``.
     package func resetKeptInstances(of scope: Scope) {

@@ -49,7 +49,7 @@ final class StepLog: @unchecked Sendable {
     // MARK: Recording
 
     /// A step for the registration `found` refers to begins, below the open one.
-    func begin(_ found: Lookup) {
+    func begin(_ found: Found) {
         state.withValue { $0.begin(found) }
     }
 
@@ -169,10 +169,12 @@ final class StepLog: @unchecked Sendable {
             mayRepeat = false
         }
 
-        mutating func begin(_ found: Lookup) {
-            let entry = found.entry
-            if entry.policy.keepsInstances { usedStoredScopes = true }
-            let entryIndex = index(of: entry)
+        /// Borrows `found`'s entry, which lives for the step: no reference counting.
+        mutating func begin(_ found: Found) {
+            let entryIndex = found.unownedEntry.withObject { entry in
+                if entry.policy.keepsInstances { usedStoredScopes = true }
+                return index(of: entry)
+            }
             let parent = open.last ?? -1
             open.append(steps.count)
             steps.append(Step(entryIndex: entryIndex, origin: found.origin, parent: parent, outcome: .pending))

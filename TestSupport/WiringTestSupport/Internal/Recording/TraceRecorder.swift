@@ -9,7 +9,9 @@ import Wiring
 /// Recorders are kept and reused by their ``TraceStore``, so recording allocates nothing once
 /// warm. A recorder is also the cache of the resolution it follows: it forwards to the layers
 /// that resolution began with, and the resolution holds it until its call ends.
-final class TraceRecorder: ResolutionObserver, Sendable {
+final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
+    // Unchecked: `reference` changes only in `init` and in `detach()`, which the store calls as
+    // its test container goes away, when no resolution can be using the recorder.
 
     /// The steps of the resolution, in the order they began. Recorded by the resolution's
     /// thread, then read by the store under the layer stack's lock, which also hands the
@@ -21,9 +23,15 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     /// The test whose resolutions this recorder records, if one is known: a recorder serves one
     /// test, so that what it used first is what that test used (see wiring coverage).
     let test: TestRun?
-    /// Where the recorder goes back when its resolution ends. The store holds its recorders in
-    /// turn, until its test container goes away and ``TraceStore/close()`` lets go of them.
+    /// Where the recorder goes back when its resolution ends. Held strongly (an unowned
+    /// reference costs an atomic operation on each use); the store holds its recorders in turn,
+    /// until its test container goes away and ``TraceStore/close()`` lets go of them.
     private let store: TraceStore
+    /// This recorder as a resolution holds it. It holds the recorder in turn, until the store
+    /// lets go of it with ``detach()``.
+    private var reference: ObserverReference?
+    /// The steps of the resolution that found their kept instance stale and made it again, and
+    /// why, by step; written by the resolution's thread, taken when it ends.
 
     /// A recorder for resolutions through `store`'s test container that begin with `snapshot`,
     /// made by `test`.
@@ -31,6 +39,7 @@ final class TraceRecorder: ResolutionObserver, Sendable {
         self.store = store
         self.snapshot = snapshot
         self.test = test
+        reference = ObserverReference(self, registry: snapshot.registry, cache: self)
     }
 
     /// Whether this recorder may record a resolution that begins with `snapshot`, made by
@@ -54,6 +63,23 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     /// The steps that made a kept instance again, and why; the resolution has ended.
     func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
         log.takeRemade()
+    }
+
+    /// Breaks the cycle between this recorder and its reference, once no resolution will use it.
+    func detach() {
+        reference = nil
+    }
+
+    /// This recorder as a resolution calls it.
+    var observerReference: ObserverReference {
+        guard let reference else { preconditionFailure("a recorder was used after its trace store let go of it") }
+        return reference
+    }
+
+    /// Hands `resolution` this recorder as its observer and its cache, with the snapshot's
+    /// registry to look plain keys up in first; the resolution holds them until its call ends.
+    func prepare(_ resolution: Resolution) {
+        resolution.prepare(observer: observerReference)
     }
 
     /// Moves what this recorder recorded into `history` (see
@@ -81,7 +107,7 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     // MARK: ResolutionObserver
 
     /// Notes a step that begins, below the open one.
-    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
         // A fake for a live-only registration is found in the merged registry, like the base's.
         if _slowPath(found.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(found.entry)) {
             store.fakes.noteUsed(found.entry.key)

@@ -18,12 +18,11 @@ final class TraceStore: Sendable {
         self.layers = layers
     }
 
-    /// Lets go of every recorder, as the test container goes away: each holds this store. No
-    /// resolution runs then (its caller would hold the test container), and a recorder that
-    /// finishes later is let go of too.
+    /// Lets go of every recorder, as the test container goes away: each holds this store, and
+    /// its observer reference holds it. No resolution runs then (its caller would hold the
+    /// test container), and a recorder that finishes later is let go of too.
     func close() {
-        // Released here, outside the lock.
-        withExtendedLifetime(layers.withRecorders { $0.close() }) {}
+        for recorder in layers.withRecorders({ $0.close() }) { recorder.detach() }
     }
 
     /// The fakes whose use recorders note.
@@ -37,12 +36,17 @@ final class TraceStore: Sendable {
 
     // MARK: Recording
 
-    /// The environment of a top-level call from `source` starting now: the layers as they are
-    /// now, recorded by a recorder that the call holds until it ends (when
-    /// ``finished(_:isEmpty:hasStoredScopes:madeOnly:)`` takes it back).
-    func makeEnvironment(source: any ResolutionSource) -> ResolutionEnvironment {
-        let recorder = takeRecorder()
-        return ResolutionEnvironment(source: source, registry: recorder.snapshot.registry, store: recorder, observer: recorder)
+    /// Sets a resolution starting now up to look up in the layers as they are now and to be
+    /// recorded, by a recorder it holds until it ends (when
+    /// ``finished(_:isEmpty:hasStoredScopes:)`` takes it back).
+    func prepare(_ resolution: Resolution) {
+        takeRecorder().prepare(resolution)
+    }
+
+    /// A recorder for a resolution that sets itself up (one nested in another, or an async one),
+    /// as that resolution holds it.
+    func makeObserver() -> ObserverReference {
+        takeRecorder().observerReference
     }
 
     /// An idle recorder for a resolution starting now, with the layers it sees and for the test
@@ -73,7 +77,7 @@ final class TraceStore: Sendable {
         }
         // Let go of here, outside the lock: it may hold the last references to registrations,
         // whose release runs code.
-        withExtendedLifetime(outdated) {}
+        outdated?.detach()
         guard let current else { preconditionFailure("no snapshot for a new recorder") }
         let recorder = TraceRecorder(store: self, snapshot: current, test: test)
         recorder.log.collectsMadeObjects = tracksMadeObjects
@@ -100,9 +104,10 @@ final class TraceStore: Sendable {
             layers.provenance.record(from: recorder.log, snapshot: recorder.snapshot)
             remade = recorder.takeRemade()
         }
-        _ = layers.withRecorders {
+        let isKept = layers.withRecorders {
             $0.giveBack(recorder, isEmpty: isEmpty, remade: remade, madeOnly: madeOnly)
         }
+        if !isKept { recorder.detach() }
     }
 
     // MARK: Reading
@@ -130,7 +135,7 @@ final class TraceStore: Sendable {
             for recorder in recorders { recorder.noteCoverage(into: &history) }
             return (history.coverage, recorders)
         }
-        withExtendedLifetime(recorders) {}
+        for recorder in recorders { recorder.detach() }
         return coverage
     }
 
@@ -175,6 +180,8 @@ final class TraceStore: Sendable {
     /// Makes replayed recorders ready for the next resolutions.
     private func reuse(_ recorders: [TraceRecorder]) {
         guard !recorders.isEmpty else { return }
-        _ = layers.withRecorders { $0.reuse(recorders) }
+        if !layers.withRecorders({ $0.reuse(recorders) }) {
+            for recorder in recorders { recorder.detach() }
+        }
     }
 }

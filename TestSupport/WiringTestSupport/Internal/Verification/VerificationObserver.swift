@@ -38,7 +38,8 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         self.sandbox = sandbox
     }
 
-    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
+        let found = Lookup(found)
         let key = found.entry.key
         let path = path()
         if sandbox.reportsFakes, found.origin == VerificationSandbox.fakeOrigin {

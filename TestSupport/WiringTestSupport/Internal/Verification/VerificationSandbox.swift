@@ -327,9 +327,8 @@ final class VerificationSandbox: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    /// Every lookup is the sandbox's own, and every check is watched.
-    func makeEnvironment() -> ResolutionEnvironment {
-        ResolutionEnvironment(source: self, registry: .empty, store: instances, observer: VerificationObserver(sandbox: self))
+    func makeObserver() -> ObserverReference? {
+        ObserverReference(VerificationObserver(sandbox: self))
     }
 
     /// A factory's `ScopeResetter` resets the sandbox's own instances: the check leaves the
