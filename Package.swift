@@ -32,10 +32,17 @@ let package = Package(
             name: "WiringStress", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"],
             path: "Tests/WiringStress"),
         .executableTarget(name: "wiring-stress", dependencies: ["WiringStress"], path: "Tests/WiringStressRunner"),
+        // A case per path through the engine (success, each error, back-off and retry, waits,
+        // kept resolvers, a test container), each freeing all it made: run by a test for their
+        // outcomes and by the `wiring-leaks` executable that CI runs under LeakSanitizer.
+        .target(
+            name: "WiringLeakCases", dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers"],
+            path: "Tests/WiringLeakCases"),
+        .executableTarget(name: "wiring-leaks", dependencies: ["WiringLeakCases"], path: "Tests/WiringLeaksRunner"),
         .testTarget(name: "WiringTests", dependencies: ["Wiring", "WiringTestHelpers"]),
         .testTarget(
             name: "WiringTestSupportTests",
-            dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers", "WiringStress"]),
+            dependencies: ["Wiring", "WiringTestSupport", "WiringTestHelpers", "WiringStress", "WiringLeakCases"]),
         .testTarget(
             name: "WiringXCTestTests", dependencies: ["WiringXCTest", "WiringTestHelpers"], exclude: ["__Snapshots__"]),
         .testTarget(
