@@ -41,7 +41,10 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     var owner: ObjectIdentifier { state.enclosingOwner ?? ObjectIdentifier(self) }
 
     /// The source of the call running now; only valid while it runs.
-    package var source: any ResolutionSource { state.borrowedSource.value }
+    package var source: any ResolutionSource {
+        guard let borrowed = state.borrowedSource else { preconditionFailure("a resolution's source was asked for between calls") }
+        return borrowed.value
+    }
 
     /// What follows the steps of this resolution, if anything does.
     package var observer: (any ResolutionObserver)? { state.observer?.observer }
@@ -73,7 +76,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         let source = escape.withLock { escape -> (any ResolutionSource)? in
             // While the call runs, its caller keeps the source alive, and the call cannot end
             // before this lock is released.
-            escape.hasEnded ? escape.source : state.borrowedSource.value
+            escape.hasEnded ? escape.source : state.borrowedSource?.value
         }
         guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
@@ -86,7 +89,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// that instance itself, alive after the container.
     func endForEscapedResolvers() {
         fillSharedGraph()
-        let source = state.borrowedSource.value
+        let source = state.borrowedSource?.value
         escape.withLock { escape in
             escape.hasEnded = true
             escape.source = source
@@ -190,6 +193,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         if !state.ancestorRegistries.isEmpty { state.ancestorRegistries.removeAll(keepingCapacity: true) }
         if state.registry != nil { state.registry = nil }
         state.directCache = nil
+        // Between calls it holds no reference to the last source, not even the debug builds' check.
+        state.borrowedSource = nil
         state.hookBoundary = 0
         if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {
             state.remadeInHooks = 0

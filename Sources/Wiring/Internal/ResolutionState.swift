@@ -5,7 +5,7 @@
 struct ResolutionState {
     /// The source of the running call; its caller keeps it alive. Once the call is over, a
     /// resolver that escaped reaches the source through `Resolution.escape` instead.
-    var borrowedSource: UnsafeUnownedSource
+    var borrowedSource: UnsafeUnownedSource?
     /// The registry of the container resolved from, as it was when first needed: later lookups
     /// take no lock.
     var registry: Registry?
