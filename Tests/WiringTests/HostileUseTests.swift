@@ -124,7 +124,7 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         return "no check"
     },
     "locks-taken-in-order": {
-        let stack = LockedState(0, rank: .layerStack)
+        let stack = LockedState(0, rank: .container)
         let leaf = LockedState(0)
         stack.withLock { _ in leaf.withLock { $0 += 1 } }
         return "in order"

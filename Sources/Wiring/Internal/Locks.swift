@@ -13,19 +13,25 @@ func checkPthread(_ result: Int32, _ call: StaticString) {
 ///
 /// Most locks guard one concern and take nothing inside: they are `.leaf`. The few that are
 /// held while other code runs have a rank of their own, below every lock that code may take.
-package enum LockRank: Int, Sendable {
-    /// A test container's trace history, held while the recorders' steps are replayed into it.
-    case traceHistory = 5
-    /// The running-test hooks the helper modules install, held while each layer stack's copy of
-    /// them is updated.
-    case runningTests = 10
-    /// A test container's layer stack.
-    case layerStack = 20
+/// The core declares its own ranks; a module that holds a lock while calling into the core
+/// declares its ranks beside its locks, below ``container``.
+package struct LockRank: Sendable, CustomStringConvertible {
+    /// The position in the order: a thread holding a lock takes only locks of a higher value.
+    package let value: Int
+    /// The name the lock-order message gives it.
+    package let description: String
+
+    /// A rank at `value`, named `name` in messages.
+    package init(_ value: Int, name: String) {
+        self.value = value
+        description = name
+    }
+
     /// A container's registrations and kept instances; the variants a registration keeps per
     /// runtime arguments are read under it.
-    case container = 100
+    package static let container = LockRank(100, name: "container")
     /// The default: nothing else is taken while it is held.
-    case leaf = 1_000
+    package static let leaf = LockRank(1_000, name: "leaf")
 }
 
 /// A lock's place in the order of ``LockRank``, and where it was made, for the message; checked
@@ -75,7 +81,7 @@ struct LockOrder: Sendable {
     func whileHeldInOrder<Result>(_ body: () throws -> Result) rethrows -> Result {
         if let innermost = Self.held.last {
             precondition(
-                rank.rawValue > innermost.rank.rawValue,
+                rank.value > innermost.rank.value,
                 "lock order: the lock made at \(site) (\(rank)) was taken while holding the one made at "
                     + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
         }
