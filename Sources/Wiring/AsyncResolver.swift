@@ -114,7 +114,7 @@ public struct AsyncResolver: Sendable {
             case .busy:
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                start = (resolution.source, ancestors?.entries.withLock { $0 } ?? [], nil)
+                start = (resolution.sourceForConcurrentCall, ancestors?.entries.withLock { $0 } ?? [], nil)
             case .finished:
                 // Kept past its factory: a new call, from the source if it still exists.
                 start = (try resolution.sourceForNewCall(key), [], nil)

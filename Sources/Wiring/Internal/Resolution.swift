@@ -25,6 +25,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// A resolution for an async call (see `runAsync`), which is not any thread's.
     init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
+        sourceOfAsyncCall = UnsafeUnownedSource(source)
         super.init(source: source, stackFloor: 0)
         lend(self)
         state.observer = source.makeObserver()
@@ -33,6 +34,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// A resolution for synchronous calls on the calling thread.
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
+        sourceOfAsyncCall = nil
         super.init(source: source, stackFloor: stackFloor)
         lend(self)
     }
@@ -132,6 +134,18 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// runs on this thread, or the caller's task holds its async turn.
     var isUsedByItsOwner: Bool {
         UnsafeResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
+    }
+
+    /// The source of an async call, never changed once made: read by another task of the same
+    /// factory while the task holding the turn changes `state` (see ``AsyncTurn/busy``).
+    private let sourceOfAsyncCall: UnsafeUnownedSource?
+
+    /// The source of this async resolution, for a call made while another call of the same
+    /// factory holds its turn: the factory is running, and its resolution with it, so the caller
+    /// of the top-level async call keeps the source alive.
+    package var sourceForConcurrentCall: any ResolutionSource {
+        guard let sourceOfAsyncCall else { preconditionFailure("only an async resolution has calls that run concurrently") }
+        return sourceOfAsyncCall.value
     }
 
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
