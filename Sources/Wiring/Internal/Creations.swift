@@ -13,6 +13,15 @@
 /// need each other to be built first, the next attempt meets the cycle on its own path, as a
 /// `circular-dependency` error.
 ///
+/// Two kept instances whose `initCompleted` hooks resolve each other, started on two threads at
+/// once, would close such a cycle every time: each thread holds one and waits for the other.
+/// Synchronous steps therefore make kept instances that have hooks one at a time, process-wide
+/// (the hook gate, a claim like any other, taken before the instance's own and held until it
+/// is published), as Swinject's one recursive lock per container does for every resolve: the
+/// thread that makes one makes whatever its hooks need, and no factory runs twice. A backing off
+/// (and a factory run again) remains only where a wait involves an instance without hooks that
+/// its factory makes while another thread's hooks need it.
+///
 /// What stays impossible to detect: a factory that blocks on work of its own (a semaphore,
 /// a `DispatchQueue.sync`) which waits for the instance that factory is making.
 package enum Creations {
@@ -73,10 +82,35 @@ package enum Creations {
     package static func attempt(
         _ entry: RegistrationEntry, in store: AnyObject, by owner: ObjectIdentifier, path: @autoclosure () -> [ServiceKey]
     ) throws -> Attempt {
-        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
-        return try table.withLock { table in
+        try attempt(Key(store: ObjectIdentifier(store), entry: entry.id), of: entry.key, in: store, by: owner, path: path())
+    }
+
+    /// Claims the hook gate for `owner`, about to make `entry`'s instance, which has hooks (see
+    /// above), unless `owner` holds it already or another resolution does.
+    /// - Throws: ``WaitCycle`` when the wait would close a chain of waits onto `owner`.
+    static func attemptHookGate(
+        for entry: RegistrationEntry, by owner: ObjectIdentifier, path: @autoclosure () -> [ServiceKey]
+    ) throws -> Attempt {
+        try attempt(hookGateKey, of: entry.key, in: hookGate, by: owner, path: path())
+    }
+
+    /// Gives the hook gate back.
+    static func finishHookGate() {
+        finish(hookGateKey)
+    }
+
+    /// What the hook gate is claimed on: an object of its own, which no store is.
+    private static let hookGate = HookGate()
+    private static let hookGateKey = Key(store: ObjectIdentifier(hookGate), entry: 0)
+    private final class HookGate: Sendable {}
+
+    private static func attempt(
+        _ key: Key, of serviceKey: ServiceKey, in store: AnyObject, by owner: ObjectIdentifier,
+        path: @autoclosure () -> [ServiceKey]
+    ) throws -> Attempt {
+        try table.withLock { table in
             guard let current = table.inFlight[key] else {
-                table.inFlight[key] = InFlight(owner: owner, key: entry.key, store: store)
+                table.inFlight[key] = InFlight(owner: owner, key: serviceKey, store: store)
                 return .claimed
             }
             if current.owner == owner { return .alreadyMine }
@@ -120,7 +154,10 @@ package enum Creations {
 
     /// Gives back a claim: the instance is published, or its making failed.
     package static func finish(_ entry: RegistrationEntry, in store: AnyObject) {
-        let key = Key(store: ObjectIdentifier(store), entry: entry.id)
+        finish(Key(store: ObjectIdentifier(store), entry: entry.id))
+    }
+
+    private static func finish(_ key: Key) {
         let waiters = table.withLock(broadcasting: true) { table in
             table.inFlight.removeValue(forKey: key)?.asyncWaiters ?? []
         }
