@@ -58,7 +58,7 @@ package class UnsafeResolutionState {
 }
 
 /// A resolution as the `any Resolver` its factories receive, made once: formed on every step,
-/// the existential retains and releases the resolution (+7% for a transient).
+/// the existential retains and releases the resolution on every step.
 ///
 /// Invariant: `resolver` holds the resolution uncounted (given back in `init`, taken again in
 /// `deinit`), so a resolution does not keep itself alive, and a resolver that escapes a factory
