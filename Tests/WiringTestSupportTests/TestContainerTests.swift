@@ -96,6 +96,20 @@ import WiringTestSupport
         #expect(asked.labels == ["a", "b"])
     }
 
+    /// A plain key overridden in two layers: the top one answers, at the top and inside a
+    /// factory, and the one below answers again once it is popped.
+    @Test func theTopLayersOverrideOfAPlainKeyAnswersBeforeTheOneBelow() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override((any Network).self) { _ in FakeNetwork(label: "test") }
+        test.pushLayer("offline")
+        test.override((any Network).self) { _ in FakeNetwork(label: "offline") }
+
+        #expect(try test.resolve((any Network).self).label == "offline")
+        #expect(try test.resolve(Cart.self).network.label == "offline")
+        test.popLayer()
+        #expect(try test.resolve(Cart.self).network.label == "test")
+    }
+
     @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
         let base = Container()
         let test = TestContainer(base: base)
