@@ -446,6 +446,23 @@ import WiringTestSupport
         #expect(base == nil)
     }
 
+    /// Clearing a trace whose resolves only made new instances still uses up their numbers:
+    /// the nodes after it go on from there. Without leak tracking (as in release builds), such
+    /// a clear skips the numbers without replaying the steps.
+    @Test func numbersGoOnAfterClearingResolvesThatOnlyMadeNewInstances() throws {
+        let base = Container()
+        base.register(Ticket.self) { _ in Ticket() }
+        let test = TestContainer(base: base)
+        test.isTrackingLeaks = false
+        _ = try test.resolve(Ticket.self)
+        test.clearTrace()
+        _ = try test.resolve(Ticket.self)
+        test.clearTrace()
+        _ = try test.resolve(Ticket.self)
+        #expect(test.trace.allNodes.map(\.instance) == [3])
+        #expect(test.trace.render() == "Ticket .graph new #1")
+    }
+
     @Test func numbersGoOnTheSameWhetherOrNotTheTraceWasReadBeforeClearing() throws {
         func render(readingBeforeClearing: Bool) throws -> String {
             let test = TestContainer(base: makeAppContainer())
