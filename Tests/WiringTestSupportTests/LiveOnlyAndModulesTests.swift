@@ -137,6 +137,17 @@ struct LiveOnlyTests {
         #expect(calls.value == 0)
     }
 
+    /// A live-only registration is not built, but what its autowired initializer needs is
+    /// still checked: a dependency nothing registers is a missing-dependency problem.
+    @Test func verificationReportsWhatALiveOnlyInitializerNeedsAndNothingRegisters() {
+        let base = Container()
+        base.autoregister(LCatalog.self, initializer: LCatalog.init).liveOnly()
+        let report = TestContainer(base: base).verifyWiring()
+        #expect(report.liveOnly == [ServiceKey(LCatalog.self)])
+        #expect(report.problems.map(\.identifier) == ["missing-dependency"], "\(report)")
+        #expect(report.problems.first?.path == [ServiceKey(LCatalog.self), ServiceKey((any LHTTPClient).self)])
+    }
+
     @Test func explainShowsTheMark() {
         let test = TestContainer(base: makeShop())
         #expect(test.explain((any LGateway).self).description.hasPrefix("""

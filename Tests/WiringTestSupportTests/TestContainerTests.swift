@@ -96,6 +96,20 @@ import WiringTestSupport
         #expect(asked.labels == ["a", "b"])
     }
 
+    /// A plain key overridden in two layers: the top one answers, at the top and inside a
+    /// factory, and the one below answers again once it is popped.
+    @Test func theTopLayersOverrideOfAPlainKeyAnswersBeforeTheOneBelow() throws {
+        let test = TestContainer(base: makeAppContainer())
+        test.override((any Network).self) { _ in FakeNetwork(label: "test") }
+        test.pushLayer("offline")
+        test.override((any Network).self) { _ in FakeNetwork(label: "offline") }
+
+        #expect(try test.resolve((any Network).self).label == "offline")
+        #expect(try test.resolve(Cart.self).network.label == "offline")
+        test.popLayer()
+        #expect(try test.resolve(Cart.self).network.label == "test")
+    }
+
     @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
         let base = Container()
         let test = TestContainer(base: base)
@@ -430,6 +444,23 @@ import WiringTestSupport
         }()
         #expect(test == nil)
         #expect(base == nil)
+    }
+
+    /// Clearing a trace whose resolves only made new instances still uses up their numbers:
+    /// the nodes after it go on from there. Without leak tracking (as in release builds), such
+    /// a clear skips the numbers without replaying the steps.
+    @Test func numbersGoOnAfterClearingResolvesThatOnlyMadeNewInstances() throws {
+        let base = Container()
+        base.register(Ticket.self) { _ in Ticket() }
+        let test = TestContainer(base: base)
+        test.isTrackingLeaks = false
+        _ = try test.resolve(Ticket.self)
+        test.clearTrace()
+        _ = try test.resolve(Ticket.self)
+        test.clearTrace()
+        _ = try test.resolve(Ticket.self)
+        #expect(test.trace.allNodes.map(\.instance) == [3])
+        #expect(test.trace.render() == "Ticket .graph new #1")
     }
 
     @Test func numbersGoOnTheSameWhetherOrNotTheTraceWasReadBeforeClearing() throws {

@@ -72,6 +72,15 @@ final class BypassingUploader: Injectable {
         #expect(test.warnings.isEmpty)
     }
 
+    /// Each `wiringFindings(_:)` allows more: the second keeps what the first allowed.
+    @Test func aSecondAllowanceKeepsWhatTheFirstAllowed() {
+        let test = TestContainer(base: makeUploadContainer())
+        test.wiringFindings(.allow("unbalanced-pop"))
+        test.wiringFindings(.allow("override-of-unregistered"))
+        test.popLayer()
+        #expect(test.warnings.map(\.identifier) == ["unbalanced-pop"])
+    }
+
     @Test func theSamePopTwiceIsOneWarningAndTwoPopsAreTwo() {
         let test = TestContainer(base: makeUploadContainer())
         test.wiringFindings(.allow("unbalanced-pop"))

@@ -33,6 +33,17 @@ private func registerHookedPair(
         }
 }
 
+/// What a call makes, `.graph`, before it asks for one of two singletons whose hooks resolve
+/// each other, and the singleton it got.
+private final class Errand<Singleton>: @unchecked Sendable {
+    let scratch: Leaf
+    let singleton: Singleton
+    init(scratch: Leaf, singleton: Singleton) {
+        self.scratch = scratch
+        self.singleton = singleton
+    }
+}
+
 private final class Parent: @unchecked Sendable {
     let child: Child
     init(child: Child) { self.child = child }
@@ -182,6 +193,51 @@ struct EngineSafetyTests {
             partners.insert(try child.resolve(Partner.self))
             #expect(hookeds.distinctCount == 1 && partners.distinctCount == 1, "round \(round)")
         }
+    }
+
+    /// Two threads each claim one of two singletons whose hooks resolve each other (their
+    /// factories meet before either returns), so one of them backs off and starts its call
+    /// again: from nothing, its `.graph` instances of the first attempt made anew, never reused.
+    @Test func aCallThatBacksOffMakesItsGraphInstancesAgain() throws {
+        let bothClaimed = StartBarrier(parties: 2)
+        let deadline = Date(timeIntervalSinceNow: 30)
+        let scratches = IdentityCollector()
+        let container = Container()
+        container.register(Leaf.self) { _ in
+            let leaf = Leaf()
+            scratches.insert(leaf)
+            return leaf
+        }
+        container.register(Hooked.self) { _ in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            return Hooked()
+        }
+        .scope(.container)
+        .initCompleted { r, hooked in hooked.partner = try r.resolve(Partner.self) }
+        container.register(Partner.self) { _ in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            return Partner()
+        }
+        .scope(.container)
+        .initCompleted { r, partner in partner.hooked = try r.resolve(Hooked.self) }
+        container.register(Errand<Hooked>.self) { r in try Errand(scratch: r.resolve(), singleton: r.resolve()) }
+        container.register(Errand<Partner>.self) { r in try Errand(scratch: r.resolve(), singleton: r.resolve()) }
+
+        let failures = LockedCounter()
+        let handedOut = IdentityCollector()
+        let finished = raceThreads(2) { index in
+            do {
+                let scratch = index == 0
+                    ? try container.resolve(Errand<Hooked>.self).scratch : try container.resolve(Errand<Partner>.self).scratch
+                handedOut.insert(scratch)
+            } catch {
+                failures.increment()
+            }
+        }
+        try #require(finished && failures.value == 0)
+        #expect(try container.resolve(Hooked.self).partner === container.resolve(Partner.self))
+        #expect(handedOut.distinctCount == 2)
+        #expect(scratches.distinctCount == 3, "the call that backed off made its Leaf again")
     }
 
     /// Threads resolving synchronously and tasks resolving with `await` share one singleton:

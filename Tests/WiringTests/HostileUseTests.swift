@@ -40,6 +40,15 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         parent.register(Node.self) { _ in try Node(next: child.resolve(Node.self)) }
         return try describe { try parent.resolve(Node.self) }
     },
+    // Each factory resolves from the other container: every call is a resolution of its own,
+    // which must continue the path of the one running below it for the cycle to show.
+    "cycle-between-two-containers": {
+        let first = Container()
+        let second = Container()
+        first.register(Node.self) { [weak second] _ in try Node(next: second!.resolve(Node.self)) }
+        second.register(Node.self) { [weak first] _ in try Node(next: first!.resolve(Node.self)) }
+        return try withExtendedLifetime(second) { try describe { try first.resolve(Node.self) } }
+    },
     "async-captured-container-cycle": {
         let container = Container()
         container.registerAsync(Node.self) { _ in try await Node(next: container.async.resolve(Node.self)) }
@@ -198,7 +207,8 @@ struct HostileUseTests {
     }
 
     @Test(arguments: [
-        "provider-cycle", "lazy-cycle", "captured-container-cycle", "child-container-cycle", "async-captured-container-cycle",
+        "provider-cycle", "lazy-cycle", "captured-container-cycle", "child-container-cycle", "cycle-between-two-containers",
+        "async-captured-container-cycle",
     ])
     func aCycleThroughANewTopLevelCallIsAnError(name: String) throws {
         let outcome = try run(name)

@@ -50,6 +50,16 @@ struct RegistrationTests {
         }
     }
 
+    /// Two different names may share the hash a named lookup starts from: these two share
+    /// their 64-bit FNV-1a hash. Each still finds its own registration, whichever came last.
+    @Test func namesSharingAHashEachFindTheirOwnRegistration() throws {
+        let container = Container()
+        container.register(Animal.self, name: "k9PQor8dh7uP") { _ in Cat(name: "first") }
+        container.register(Animal.self, name: "k4_kQqs2RqID") { _ in Cat(name: "second") }
+        #expect(try container.resolve(Animal.self, name: "k9PQor8dh7uP").name == "first")
+        #expect(try container.resolve(Animal.self, name: "k4_kQqs2RqID").name == "second")
+    }
+
     @Test func runtimeArgumentsArePartOfTheKey() throws {
         let container = Container()
         container.register(Animal.self) { _ in Cat() }
