@@ -236,7 +236,9 @@ import WiringTestSupport
         await end(ticking)
     }
 
-    @Test func runWakesEverySleeperInDeadlineOrder() async throws {
+    /// Every sleeper wakes, and the clock ends at the last deadline. (The order in which the woken
+    /// tasks then run is the scheduler's: under load, one woken earlier may run later.)
+    @Test func runWakesEverySleeper() async throws {
         let clock = WiringTestClock()
         try await clock.run()   // nobody asleep: nothing moves
         #expect(clock.now == WiringTestClock.Instant())
@@ -251,7 +253,7 @@ import WiringTestSupport
         await clock.waitForSleepers(3)
         try await clock.run(timeout: .seconds(50))   // ample, on a machine busy with other tests
         #expect(clock.sleeperCount == 0)
-        #expect(woken.values == [1, 2, 3])
+        #expect(woken.values.sorted() == [1, 2, 3])
         #expect(clock.now.offset == .seconds(3))
         for sleeper in sleepers { try await sleeper.value }
     }

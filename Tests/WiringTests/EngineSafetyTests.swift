@@ -195,9 +195,10 @@ struct EngineSafetyTests {
         }
     }
 
-    /// Two threads each claim one of two singletons whose hooks resolve each other (their
-    /// factories meet before either returns), so one of them backs off and starts its call
-    /// again: from nothing, its `.graph` instances of the first attempt made anew, never reused.
+    /// One thread makes a singleton whose hook resolves a singleton without hooks, which another
+    /// thread is making with a factory that resolves the first (the two factories meet before
+    /// either returns): each waits for the other, so one of them backs off and starts its call
+    /// again, from nothing, its `.graph` instances of the first attempt made anew, never reused.
     @Test func aCallThatBacksOffMakesItsGraphInstancesAgain() throws {
         let bothClaimed = StartBarrier(parties: 2)
         let deadline = Date(timeIntervalSinceNow: 30)
@@ -214,12 +215,13 @@ struct EngineSafetyTests {
         }
         .scope(.container)
         .initCompleted { r, hooked in hooked.partner = try r.resolve(Partner.self) }
-        container.register(Partner.self) { _ in
+        container.register(Partner.self) { r in
             bothClaimed.arriveAndWait(deadline: deadline)
-            return Partner()
+            let partner = Partner()
+            partner.hooked = try r.resolve(Hooked.self)
+            return partner
         }
         .scope(.container)
-        .initCompleted { r, partner in partner.hooked = try r.resolve(Hooked.self) }
         container.register(Errand<Hooked>.self) { r in try Errand(scratch: r.resolve(), singleton: r.resolve()) }
         container.register(Errand<Partner>.self) { r in try Errand(scratch: r.resolve(), singleton: r.resolve()) }
 
