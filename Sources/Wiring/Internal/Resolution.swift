@@ -44,7 +44,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     /// The source of the call running now; only valid while it runs.
     package var source: any ResolutionSource {
-        guard let borrowed = state.borrowedSource else { preconditionFailure("a resolution's source was asked for between calls") }
+        guard let borrowed = borrowedSource else { preconditionFailure("a resolution's source was asked for between calls") }
         return borrowed.value
     }
 
@@ -78,7 +78,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         let source = escape.withLock { escape -> (any ResolutionSource)? in
             // While the call runs, its caller keeps the source alive, and the call cannot end
             // before this lock is released.
-            escape.hasEnded ? escape.source : state.borrowedSource?.value
+            escape.hasEnded ? escape.source : borrowedSource?.value
         }
         guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
@@ -91,7 +91,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// that instance itself, alive after the container.
     func endForEscapedResolvers() {
         fillSharedGraph()
-        let source = state.borrowedSource?.value
+        let source = borrowedSource?.value
         escape.withLock { escape in
             escape.hasEnded = true
             escape.source = source
@@ -208,7 +208,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         if state.registry != nil { state.registry = nil }
         state.directCache = nil
         // Between calls it holds no reference to the last source, not even the debug builds' check.
-        state.borrowedSource = nil
+        borrowedSource = nil
         state.hookBoundary = 0
         if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {
             state.remadeInHooks = 0

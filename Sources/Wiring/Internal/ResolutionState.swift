@@ -3,9 +3,6 @@
 /// sound); the references it holds unretained are made there, where what keeps each alive is
 /// said.
 struct ResolutionState {
-    /// The source of the running call; its caller keeps it alive. Once the call is over, a
-    /// resolver that escaped reaches the source through `Resolution.escape` instead.
-    var borrowedSource: UnsafeUnownedSource?
     /// The registry of the container resolved from, as it was when first needed: later lookups
     /// take no lock.
     var registry: Registry?

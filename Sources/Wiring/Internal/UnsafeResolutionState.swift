@@ -1,6 +1,5 @@
 /// A ``Resolution``'s state, read and written without dynamic exclusivity checks, and the
 /// unretained references in it, each made here where what keeps its object alive is said.
-///
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
 /// synchronous resolution only on the thread whose slot holds it, an async one only in the task
 /// that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it lends itself to while
@@ -8,11 +7,15 @@
 /// in `Resolution.enter`) the thread, or that a turn is taken (not which task took it).
 package class UnsafeResolutionState {
     @exclusivity(unchecked) final var state: ResolutionState
+    /// The running call's source (its caller keeps it alive), apart from `state`: a resolver of
+    /// the call used on another thread reads it under `Resolution.escape`'s lock meanwhile.
+    @exclusivity(unchecked) final var borrowedSource: UnsafeUnownedSource?
     /// This resolution as its factories' resolver: retained by `lend(_:)`, released in `deinit`.
     @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
     init(source: any ResolutionSource, stackFloor: UInt) {
-        state = ResolutionState(borrowedSource: UnsafeUnownedSource(source), stackFloor: stackFloor)
+        borrowedSource = UnsafeUnownedSource(source)
+        state = ResolutionState(stackFloor: stackFloor)
     }
 
     deinit {
@@ -43,13 +46,12 @@ package class UnsafeResolutionState {
 
     /// Starts a top-level call from `source`, which its caller keeps alive until the call returns.
     final func begin(from source: any ResolutionSource) {
-        state.borrowedSource = UnsafeUnownedSource(source)
+        borrowedSource = UnsafeUnownedSource(source)
         state.isActive = true
     }
 
-    /// Starts a call that looks plain keys up in `registry` first, their instances in `cache`, which
-    /// the caller keeps alive until the call ends (its source, or the observer the resolution
-    /// holds); the resolution takes the caller's reference to the registry (a move, not a retain).
+    /// Starts a call that looks plain keys up in `registry` first (taking the caller's reference),
+    /// their instances in `cache`, which the caller (source or observer) keeps alive meanwhile.
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
         state.registry = consume taken
@@ -57,8 +59,8 @@ package class UnsafeResolutionState {
     }
 }
 
-/// A resolution as the `any Resolver` its factories receive, made once: formed on every step,
-/// the existential retains and releases the resolution on every step.
+/// A resolution as the `any Resolver` its factories receive, made once: an existential formed on
+/// every step would retain and release the resolution.
 ///
 /// Invariant: `resolver` holds the resolution uncounted (given back in `init`, taken again in
 /// `deinit`), so a resolution does not keep itself alive, and a resolver that escapes a factory
