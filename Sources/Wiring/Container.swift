@@ -84,13 +84,13 @@ public final class Container: Resolver, Sendable {
         let type: any Any.Type = serviceType
         // One lock for the entry, its kept instance and the registry the resolution then uses.
         let threadSlot = threadSlot
-        var entry: UnsafeUnownedReference<RegistrationEntry>?
+        var entry: RegistrationEntry?
         let found = state.withLock { state -> KeptOrRegistry in
             entry = state.registry.entry(for: type, name: name)
-            if let found = entry, let kept = found.withObject({ $0.policy.keptObject($0.keptBox) }),
+            if let found = entry, let kept = found.policy.keptObject(found.keptBox),
                 !UnsafeResolutionSlot.isRunning(key: threadSlot)
             {
-                return .kept(kept, weakly: found.withObject { $0.policy.holdsWeakly })
+                return .kept(kept, weakly: found.policy.holdsWeakly)
             }
             return .registry(state.sharedRegistry)
         }
@@ -135,8 +135,8 @@ public final class Container: Resolver, Sendable {
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {
-        var (registry, entry) = state.withLock { state -> (Registry?, UnsafeUnownedReference<RegistrationEntry>?) in
-            (state.sharedRegistry, state.registry.unownedEntry(for: key))
+        var (registry, entry) = state.withLock { state -> (Registry?, RegistrationEntry?) in
+            (state.sharedRegistry, state.registry[key])
         }
         return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
             try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)

@@ -2,7 +2,7 @@
 /// the state its lock guards (see `Container`).
 struct ContainerState {
     /// The registrations, changed in place under the lock.
-    var registry = UnsafeRegistryStorage()
+    var registry = RegistryStorage()
     /// What resolutions read: made from `registry` when first asked for after a change.
     var published: Registry?
     var appliedModules: [ModuleOrigin] = []

@@ -2,9 +2,9 @@
 /// when a resolution first needs them after a change, and never changed (its tables are a
 /// constant), so a resolution looks up in it without locking.
 package final class Registry: @unchecked Sendable {
-    package let storage: UnsafeRegistryStorage
+    package let storage: RegistryStorage
 
-    package init(_ storage: UnsafeRegistryStorage = UnsafeRegistryStorage()) {
+    package init(_ storage: RegistryStorage = RegistryStorage()) {
         self.storage = storage
     }
 
@@ -16,23 +16,15 @@ package final class Registry: @unchecked Sendable {
     package var entries: [RegistrationEntry] { storage.entries }
 
     /// The registration without runtime arguments of a type and a name; this registry holds it.
-    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
+    package func entry(for type: any Any.Type, name: String?) -> RegistrationEntry? {
         storage.entry(for: type, name: name)
     }
 }
 
-extension UnsafeRegistryStorage {
-    /// The registration without runtime arguments of a type and a name. (The usual, unnamed
-    /// lookup apart: see ``plainEntry(for:)``.)
-    package func entry(for type: any Any.Type, name: String?) -> UnsafeUnownedReference<RegistrationEntry>? {
-        name == nil ? plainEntry(for: ObjectIdentifier(type)) : unownedEntry(for: type, name: name)
-    }
-
-    package subscript(key: ServiceKey) -> RegistrationEntry? { unownedEntry(for: key)?.object }
-
+extension RegistryStorage {
     /// The registration for `key`.
-    package func unownedEntry(for key: ServiceKey) -> UnsafeUnownedReference<RegistrationEntry>? {
-        unownedEntry(for: key.serviceType, name: key.name, arguments: key.argumentList)
+    package subscript(key: ServiceKey) -> RegistrationEntry? {
+        entry(for: key.serviceType, name: key.name, arguments: key.argumentList)
     }
 
     /// Every entry, in registration order.

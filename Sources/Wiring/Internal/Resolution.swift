@@ -13,6 +13,9 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     struct EscapedSource {
         var hasEnded = false
         weak var source: (any ResolutionSource)?
+        /// An async resolution's source until it finishes: read by another task of the same
+        /// factory while the task holding the turn changes `state` (see ``AsyncTurn/busy``).
+        var asyncCallSource: (any ResolutionSource)?
     }
 
     /// The thread slot's key, read once here rather than on every nested resolve.
@@ -25,16 +28,15 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// A resolution for an async call (see `runAsync`), which is not any thread's.
     init(source: any ResolutionSource) {
         asyncTurn = LockedState(0)
-        sourceOfAsyncCall = UnsafeUnownedSource(source)
         super.init(source: source, stackFloor: 0)
         lend(self)
+        escape.withLock { $0.asyncCallSource = source }
         state.observer = source.makeObserver()
     }
 
     /// A resolution for synchronous calls on the calling thread.
     init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
-        sourceOfAsyncCall = nil
         super.init(source: source, stackFloor: stackFloor)
         lend(self)
     }
@@ -44,8 +46,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     /// The source of the call running now; only valid while it runs.
     package var source: any ResolutionSource {
-        guard let borrowed = borrowedSource else { preconditionFailure("a resolution's source was asked for between calls") }
-        return borrowed.value
+        guard let callSource else { preconditionFailure("a resolution's source was asked for between calls") }
+        return callSource
     }
 
     /// What follows the steps of this resolution, if anything does.
@@ -76,9 +78,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// - Throws: `container-released` when the source is gone.
     func sourceForNewCall(_ key: @autoclosure () -> ServiceKey) throws -> any ResolutionSource {
         let source = escape.withLock { escape -> (any ResolutionSource)? in
-            // While the call runs, its caller keeps the source alive, and the call cannot end
-            // before this lock is released.
-            escape.hasEnded ? escape.source : borrowedSource?.value
+            // The call cannot end before this lock is released.
+            escape.hasEnded ? escape.source : callSource
         }
         guard let source else { throw ResolutionError.containerReleased(for: key()) }
         return source
@@ -91,10 +92,11 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// that instance itself, alive after the container.
     func endForEscapedResolvers() {
         fillSharedGraph()
-        let source = borrowedSource?.value
+        let source = callSource
         escape.withLock { escape in
             escape.hasEnded = true
             escape.source = source
+            escape.asyncCallSource = nil
         }
         reset()
         state.observer = nil
@@ -136,16 +138,13 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         UnsafeResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
     }
 
-    /// The source of an async call, never changed once made: read by another task of the same
-    /// factory while the task holding the turn changes `state` (see ``AsyncTurn/busy``).
-    private let sourceOfAsyncCall: UnsafeUnownedSource?
-
     /// The source of this async resolution, for a call made while another call of the same
-    /// factory holds its turn: the factory is running, and its resolution with it, so the caller
-    /// of the top-level async call keeps the source alive.
+    /// factory holds its turn.
     package var sourceForConcurrentCall: any ResolutionSource {
-        guard let sourceOfAsyncCall else { preconditionFailure("only an async resolution has calls that run concurrently") }
-        return sourceOfAsyncCall.value
+        guard let source = escape.withLock({ $0.asyncCallSource ?? $0.source }) else {
+            preconditionFailure("only an async resolution has calls that run concurrently")
+        }
+        return source
     }
 
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.
@@ -181,6 +180,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// which slows every later retain of it).
     package static func finish(_ resolution: inout Resolution) {
         resolution.asyncTurn?.withLock { $0 = Int.min }
+        resolution.escape.withLock { $0.asyncCallSource = nil }
         resolution.endObserving()
         if isKnownUniquelyReferenced(&resolution) {
             resolution.fillSharedGraph()
@@ -207,8 +207,8 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         if !state.ancestorRegistries.isEmpty { state.ancestorRegistries.removeAll(keepingCapacity: true) }
         if state.registry != nil { state.registry = nil }
         state.directCache = nil
-        // Between calls it holds no reference to the last source, not even the debug builds' check.
-        borrowedSource = nil
+        // Between calls it holds no reference to the last source.
+        callSource = nil
         state.hookBoundary = 0
         if _slowPath(state.remadeInHooks != 0 || state.backedOff != nil) {
             state.remadeInHooks = 0

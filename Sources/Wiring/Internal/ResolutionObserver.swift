@@ -12,7 +12,7 @@ package enum ResolutionOutcome: Sendable {
 package protocol ResolutionObserver: AnyObject, Sendable {
     /// A registration was found and is about to be resolved below `path` (made only if asked
     /// for: recording a trace does not need it, and it costs an allocation per step).
-    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey])
+    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey])
     /// The step begun by the last unfinished `willResolve` gave `instance`. (Generic, so that an
     /// observer boxes it as `Any` only if it needs to.)
     func didResolve<Service>(_ instance: Service, outcome: ResolutionOutcome)
@@ -47,7 +47,7 @@ final class BypassWatcher: ResolutionObserver {
         self.report = report
     }
 
-    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
         reportOnce(found.entry.key)
     }
 

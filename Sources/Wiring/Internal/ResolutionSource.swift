@@ -35,10 +35,6 @@ package struct Lookup {
         self.cache = cache
         self.origin = origin
     }
-
-    package init(_ found: Found) {
-        self.init(entry: found.entry, cache: found.cache, origin: found.origin)
-    }
 }
 
 /// Keeps the instances of `.container`, `.weak` and custom scopes: a container, a test

@@ -1,16 +1,14 @@
 /// What a ``Resolution`` changes as it runs. A resolution keeps it in one property that is read
 /// and written without dynamic exclusivity checks (see `UnsafeResolutionState` for why that is
-/// sound); the references it holds unretained are made there, where what keeps each alive is
-/// said.
+/// sound).
 struct ResolutionState {
     /// The registry of the container resolved from, as it was when first needed: later lookups
     /// take no lock.
     var registry: Registry?
     /// Where the instances of entries found in `registry` live, when every plain key the
     /// source resolves is either there or not registered at that level: plain keys can then be
-    /// looked up there directly. A container's own store (the caller of the top-level resolve
-    /// keeps it alive); a test container's layers (the observer holds them).
-    var directCache: UnsafeUnownedCache?
+    /// looked up there directly: a container's own store, or a test container's layers.
+    var directCache: (any InstanceCache)?
     /// The registries of the source's ancestors that a lookup reached, as each was when first
     /// needed.
     var ancestorRegistries: ContiguousArray<Registry> = []

@@ -81,7 +81,7 @@ extension Resolution {
         guard let observer else {
             return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
         }
-        found.withFound { observer.willResolve($0, path: path) }
+        observer.willResolve(found, path: path)
         do {
             let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
             observer.didResolve(instance, outcome: outcome)

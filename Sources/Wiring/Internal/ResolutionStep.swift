@@ -4,7 +4,7 @@ extension Resolution {
     /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
     package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
         guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try found.withFound { try resolve($0, as: serviceType) }
+        return try resolve(found, as: serviceType)
     }
 
     package func resolve<Service, each Argument>(
@@ -29,9 +29,7 @@ extension Resolution {
         state.pendingArguments = arguments
         defer { state.pendingArguments = nil }
         // `registered` made `found`'s variant entry, which it holds weakly.
-        return try withExtendedLifetime(registered) {
-            try found.withFound { try resolve($0, as: serviceType) }
-        }
+        return try withExtendedLifetime(registered) { try resolve(found, as: serviceType) }
     }
 
     /// Resolves `key`, whose registration the caller found in the source container's own
@@ -39,30 +37,30 @@ extension Resolution {
     @inline(__always)
     package func resolve<Service>(
         _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type,
-        registered entry: UnsafeUnownedReference<RegistrationEntry>?
+        registered entry: RegistrationEntry?
     ) throws -> Service {
         guard let entry, let directCache = state.directCache else { return try resolve(key(), as: serviceType, found: nil) }
-        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+        return try resolve(Lookup(entry: entry, cache: directCache), as: serviceType)
     }
 
     /// Resolves `key` with runtime arguments, whose registration the
     /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
     package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, registered entry: UnsafeUnownedReference<RegistrationEntry>?,
+        _ key: ServiceKey, as serviceType: Service.Type, registered entry: RegistrationEntry?,
         arguments: UnsafeArguments
     ) throws -> Service {
         // An entry that keeps an instance per distinct arguments resolves them through a variant.
-        guard let entry, let directCache = state.directCache, key.takesArguments, entry.withObject({ $0.variant(for: arguments) === $0 })
+        guard let entry, let directCache = state.directCache, key.takesArguments, entry.variant(for: arguments) === entry
         else {
             return try resolve(key, as: serviceType, found: nil, arguments: arguments)
         }
         state.pendingArguments = arguments
         defer { state.pendingArguments = nil }
-        return try resolve(Found(entry: entry, cache: directCache), as: serviceType)
+        return try resolve(Lookup(entry: entry, cache: directCache), as: serviceType)
     }
 
     @inline(never)
-    private func resolveObserved<Service>(_ found: Found, as serviceType: Service.Type) throws -> Service {
+    private func resolveObserved<Service>(_ found: Lookup, as serviceType: Service.Type) throws -> Service {
         guard let observer = state.observer?.observer else { return try resolve(found, as: serviceType, observed: false) }
         observer.willResolve(found, path: path)
         do {
@@ -81,21 +79,20 @@ extension Resolution {
     /// claim it (stored lifetimes), make it, keep and publish it. Generic code here never forms a
     /// `Service?`: each one costs a metadata lookup at run time.
     @inline(__always)
-    func resolve<Service>(_ found: Found, as serviceType: Service.Type, observed: Bool = true) throws -> Service {
+    func resolve<Service>(_ found: Lookup, as serviceType: Service.Type, observed: Bool = true) throws -> Service {
         if observed, _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
-        return try found.unownedEntry.withObject { entry in
-            let policy = entry.policy
-            if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
-            // An instance shared within the resolve, read here rather than through
-            // `existingInstance` (measurably slower on a `.graph`-heavy resolve).
-            if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {
-                state.outcome = .sharedInGraph
-                return state.graph.value(at: index, as: serviceType)
-            }
-            try enter(entry)
-            defer { state.steps.pop(entry) }
-            return try keep(produce(entry, as: serviceType), of: entry, in: nil)
+        let entry = found.entry
+        let policy = entry.policy
+        if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
+        // An instance shared within the resolve, read here rather than through
+        // `existingInstance` (measurably slower on a `.graph`-heavy resolve).
+        if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {
+            state.outcome = .sharedInGraph
+            return state.graph.value(at: index, as: serviceType)
         }
+        try enter(entry)
+        defer { state.steps.pop(entry) }
+        return try keep(produce(entry, as: serviceType), of: entry, in: nil)
     }
 
     /// The step of a lifetime whose store keeps its instance.

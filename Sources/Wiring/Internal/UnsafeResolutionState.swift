@@ -1,5 +1,4 @@
-/// A ``Resolution``'s state, read and written without dynamic exclusivity checks, and the
-/// unretained references in it, each made here where what keeps its object alive is said.
+/// A ``Resolution``'s state, read and written without dynamic exclusivity checks.
 /// Invariant: one thread at a time uses a resolution, and never two accesses at once: a
 /// synchronous resolution only on the thread whose slot holds it, an async one only in the task
 /// that holds its turn (`Resolution.takeAsyncTurn`), or on the thread it lends itself to while
@@ -7,14 +6,14 @@
 /// in `Resolution.enter`) the thread, or that a turn is taken (not which task took it).
 package class UnsafeResolutionState {
     @exclusivity(unchecked) final var state: ResolutionState
-    /// The running call's source (its caller keeps it alive), apart from `state`: a resolver of
-    /// the call used on another thread reads it under `Resolution.escape`'s lock meanwhile.
-    @exclusivity(unchecked) final var borrowedSource: UnsafeUnownedSource?
+    /// The running call's source, apart from `state`: a resolver of the call used on another
+    /// thread reads it under `Resolution.escape`'s lock meanwhile.
+    @exclusivity(unchecked) final var callSource: (any ResolutionSource)?
     /// This resolution as its factories' resolver: retained by `lend(_:)`, released in `deinit`.
     @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
     init(source: any ResolutionSource, stackFloor: UInt) {
-        borrowedSource = UnsafeUnownedSource(source)
+        callSource = source
         state = ResolutionState(stackFloor: stackFloor)
     }
 
@@ -44,18 +43,18 @@ package class UnsafeResolutionState {
         }
     }
 
-    /// Starts a top-level call from `source`, which its caller keeps alive until the call returns.
+    /// Starts a top-level call from `source`.
     final func begin(from source: any ResolutionSource) {
-        borrowedSource = UnsafeUnownedSource(source)
+        callSource = source
         state.isActive = true
     }
 
     /// Starts a call that looks plain keys up in `registry` first (taking the caller's reference),
-    /// their instances in `cache`, which the caller (source or observer) keeps alive meanwhile.
+    /// their instances in `cache`.
     final func read(taking registry: inout Registry?, cache: any InstanceCache) {
         guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
         state.registry = consume taken
-        state.directCache = UnsafeUnownedCache(cache)
+        state.directCache = cache
     }
 }
 

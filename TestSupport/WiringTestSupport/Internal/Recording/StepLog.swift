@@ -49,7 +49,7 @@ final class StepLog: @unchecked Sendable {
     // MARK: Recording
 
     /// A step for the registration `found` refers to begins, below the open one.
-    func begin(_ found: Found) {
+    func begin(_ found: Lookup) {
         state.withValue { $0.begin(found) }
     }
 
@@ -169,12 +169,9 @@ final class StepLog: @unchecked Sendable {
             mayRepeat = false
         }
 
-        /// Borrows `found`'s entry, which lives for the step: no reference counting.
-        mutating func begin(_ found: Found) {
-            let entryIndex = found.unownedEntry.withObject { entry in
-                if entry.policy.keepsInstances { usedStoredScopes = true }
-                return index(of: entry)
-            }
+        mutating func begin(_ found: Lookup) {
+            if found.entry.policy.keepsInstances { usedStoredScopes = true }
+            let entryIndex = index(of: found.entry)
             let parent = open.last ?? -1
             open.append(steps.count)
             steps.append(Step(entryIndex: entryIndex, origin: found.origin, parent: parent, outcome: .pending))

@@ -107,7 +107,7 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     // MARK: ResolutionObserver
 
     /// Notes a step that begins, below the open one.
-    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
+    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
         // A fake for a live-only registration is found in the merged registry, like the base's.
         if _slowPath(found.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(found.entry)) {
             store.fakes.noteUsed(found.entry.key)

@@ -38,8 +38,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         self.sandbox = sandbox
     }
 
-    func willResolve(_ found: Found, path: @autoclosure () -> [ServiceKey]) {
-        let found = Lookup(found)
+    func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
         let key = found.entry.key
         let path = path()
         if sandbox.reportsFakes, found.origin == VerificationSandbox.fakeOrigin {
