@@ -20,7 +20,7 @@ public final class Container: Resolver, Sendable {
     /// Instances of unregistered (`Injectable`) types, whose entries all containers share.
     let implicitInstances = InstanceStore()
     /// The thread slot's key, read once here rather than on every kept-instance resolve.
-    private let threadSlot = UnsafeResolutionSlot.currentKey
+    private let threadSlot = ResolutionSlot.currentKey
 
     /// A container with no registrations.
     ///
@@ -88,7 +88,7 @@ public final class Container: Resolver, Sendable {
         let found = state.withLock { state -> KeptOrRegistry in
             entry = state.registry.entry(for: type, name: name)
             if let found = entry, let kept = found.policy.keptObject(found.keptBox),
-                !UnsafeResolutionSlot.isRunning(key: threadSlot)
+                !ResolutionSlot.isRunning(key: threadSlot)
             {
                 return .kept(kept, weakly: found.policy.holdsWeakly)
             }

@@ -19,7 +19,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// The thread slot's key, read once here rather than on every nested resolve.
-    let threadSlot = UnsafeResolutionSlot.currentKey
+    let threadSlot = ResolutionSlot.currentKey
 
     /// The deepest path a resolution follows before it stops with `resolution-too-deep`: far
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
@@ -135,7 +135,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// Whether the caller may use this resolution's state now (see `UnsafeResolutionState`): it
     /// runs on this thread, or the caller's task holds its async turn.
     var isUsedByItsOwner: Bool {
-        UnsafeResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
+        ResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
     }
 
     /// The source of this async resolution, for a call made while another call of the same

@@ -39,8 +39,8 @@ extension Resolution {
         _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type,
         registered entry: RegistrationEntry?
     ) throws -> Service {
-        guard let entry, let directCache = state.directCache else { return try resolve(key(), as: serviceType, found: nil) }
-        return try resolve(Lookup(entry: entry, cache: directCache), as: serviceType)
+        guard let entry, state.directCache != nil else { return try resolve(key(), as: serviceType, found: nil) }
+        return try step(entry, in: state.directCache!, as: serviceType)
     }
 
     /// Resolves `key` with runtime arguments, whose registration the
@@ -50,13 +50,12 @@ extension Resolution {
         arguments: UnsafeArguments
     ) throws -> Service {
         // An entry that keeps an instance per distinct arguments resolves them through a variant.
-        guard let entry, let directCache = state.directCache, key.takesArguments, entry.variant(for: arguments) === entry
-        else {
+        guard let entry, state.directCache != nil, key.takesArguments, entry.variant(for: arguments) === entry else {
             return try resolve(key, as: serviceType, found: nil, arguments: arguments)
         }
         state.pendingArguments = arguments
         defer { state.pendingArguments = nil }
-        return try resolve(Lookup(entry: entry, cache: directCache), as: serviceType)
+        return try step(entry, in: state.directCache!, as: serviceType)
     }
 
     @inline(never)
@@ -78,12 +77,22 @@ extension Resolution {
     /// in `existingInstance` and `keep`: an instance that already exists; else enter the path,
     /// claim it (stored lifetimes), make it, keep and publish it. Generic code here never forms a
     /// `Service?`: each one costs a metadata lookup at run time.
-    @inline(__always)
     func resolve<Service>(_ found: Lookup, as serviceType: Service.Type, observed: Bool = true) throws -> Service {
-        if observed, _slowPath(state.observer != nil) { return try resolveObserved(found, as: serviceType) }
-        let entry = found.entry
+        try step(found.entry, in: found.cache, origin: found.origin, as: serviceType, observed: observed)
+    }
+
+    /// The step of ``resolve(_:as:observed:)`` for `entry`, whose kept instances live in `store`
+    /// (asked for only by lifetimes that keep them), found at `origin` of its source.
+    @inline(__always)
+    private func step<Service>(
+        _ entry: RegistrationEntry, in store: @autoclosure () -> any InstanceCache, origin: Int = 0,
+        as serviceType: Service.Type, observed: Bool = true
+    ) throws -> Service {
+        if observed, _slowPath(state.observer != nil) {
+            return try resolveObserved(Lookup(entry: entry, cache: store(), origin: origin), as: serviceType)
+        }
         let policy = entry.policy
-        if policy.keepsInstances { return try resolveKept(entry, in: found.cache, as: serviceType) }
+        if policy.keepsInstances { return try resolveKept(entry, in: store(), as: serviceType) }
         // An instance shared within the resolve, read here rather than through
         // `existingInstance` (measurably slower on a `.graph`-heavy resolve).
         if policy.sharedWithinResolve, let index = state.graph.index(of: entry.id) {

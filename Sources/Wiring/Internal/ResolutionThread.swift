@@ -6,13 +6,12 @@
 /// source it gets a resolution of its own that starts below the running one's path. Either way
 /// a cycle through it is a `circular-dependency` error, never a stack overflow.
 ///
-/// Invariant of the slot: it points at the innermost running resolution, which the frame
-/// running it holds, or at an idle one, which the slot holds (+1). A resolution whose resolver
-/// escaped its call is never put back in the slot.
+/// The thread's slot (see `ResolutionSlot`) points at the innermost running resolution, or at
+/// an idle one. A resolution whose resolver escaped its call is never put back in the slot.
 package enum ResolutionThread {
     /// Whether `resolution` is the innermost one running on this thread.
     static func isRunning(_ resolution: Resolution) -> Bool {
-        UnsafeResolutionSlot.holds(resolution, key: resolution.threadSlot) && resolution.state.isActive
+        ResolutionSlot.holds(resolution, key: resolution.threadSlot) && resolution.state.isActive
     }
 
     /// Runs a call again after it backed off from a wait that would never end, once the
@@ -43,21 +42,15 @@ package enum ResolutionThread {
         var resolution = consume taken
         resolution.state.isActive = false
         resolution.endObserving()
+        assert(ResolutionSlot.holds(resolution), "a thread's call ends on the thread's own resolution")
+        // Only the slot's reference and this frame's remain unless a resolver escaped.
+        ResolutionSlot.point(at: nil)
         guard isKnownUniquelyReferenced(&resolution) else {
-            escaped(resolution)
+            resolution.endForEscapedResolvers()
             return
         }
         resolution.reset()
-        UnsafeResolutionSlot.keepIdle(consume resolution)
-    }
-
-    /// A resolver escaped its factory: it may start calls of its own after this one returns,
-    /// so the thread lets this resolution go.
-    @inline(never)
-    private static func escaped(_ resolution: Resolution) {
-        resolution.endForEscapedResolvers()
-        assert(UnsafeResolutionSlot.holds(resolution), "only the thread's own resolution escapes from it")
-        UnsafeResolutionSlot.point(at: nil)
+        ResolutionSlot.point(at: resolution)
     }
 
     /// A top-level call made while `outer` runs on this thread.
@@ -81,8 +74,9 @@ package enum ResolutionThread {
         var nested = Resolution(borrowing: source, stackFloor: outer.state.stackFloor)
         nested.continueResolution(outer)
         nested.state.observer = observer
-        UnsafeResolutionSlot.point(at: nested)
+        ResolutionSlot.point(at: nested)
         defer {
+            ResolutionSlot.point(at: outer)
             nested.state.isActive = false
             // A back-off starts the outermost call again (see `Creations`).
             if outer.state.backedOff == nil { outer.state.backedOff = nested.state.backedOff }
@@ -90,7 +84,6 @@ package enum ResolutionThread {
             // Only a resolver that escaped needs the source held weakly; a weak reference gives
             // the source a side table, which makes every later retain of it slower.
             if isKnownUniquelyReferenced(&nested) { nested.fillSharedGraph() } else { nested.endForEscapedResolvers() }
-            UnsafeResolutionSlot.point(at: outer)
         }
         return try body(nested)
     }
@@ -98,29 +91,24 @@ package enum ResolutionThread {
     /// The source of the resolution running on this thread, if one runs: what a property
     /// wrapper of an object its factory makes resolves from, continuing that resolution.
     static var runningSource: (any ResolutionSource)? {
-        switch UnsafeResolutionSlot.take() {
-        case .running(let resolution): return resolution.source
-        case .idle(let idle):
-            UnsafeResolutionSlot.keepIdle(idle)
-            return nil
-        case .empty: return nil
-        }
+        guard let resolution = ResolutionSlot.current, resolution.state.isActive else { return nil }
+        return resolution.source
     }
 
     /// Tells the observer of the resolution running on this thread, if one runs, that an
     /// `@Injected` property declared at `site` could not be resolved.
     static func notePropertyInjectionFailure(_ error: ResolutionError, declaredAt site: RegistrationSite) {
-        switch UnsafeResolutionSlot.take() {
-        case .running(let resolution): resolution.observer?.propertyInjectionFailed(error, declaredAt: site)
-        case .idle(let idle): UnsafeResolutionSlot.keepIdle(idle)
-        case .empty: break
-        }
+        guard let resolution = ResolutionSlot.current, resolution.state.isActive else { return }
+        resolution.observer?.propertyInjectionFailed(error, declaredAt: site)
     }
 
     /// Runs the synchronous part of an async resolution on this thread, as its innermost
     /// resolution, so that nested resolves from its factories continue it.
     static func withAsyncResolution<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
-        try UnsafeResolutionSlot.withOccupant(resolution, body)
+        let previous = ResolutionSlot.current
+        ResolutionSlot.point(at: resolution)
+        defer { ResolutionSlot.point(at: previous) }
+        return try body()
     }
 }
 
@@ -136,14 +124,12 @@ extension Resolution {
         _ body: (Resolution) throws -> Result
     ) throws -> Result {
         let resolution: Resolution
-        switch UnsafeResolutionSlot.take() {
-        case .idle(let idle):
-            resolution = idle
-        case .empty:
+        if let held = ResolutionSlot.current {
+            if _slowPath(held.state.isActive) { return try ResolutionThread.runNested(in: held, source: source, body) }
+            resolution = held
+        } else {
             resolution = Resolution(borrowing: source)
-            UnsafeResolutionSlot.point(at: resolution)
-        case .running(let outer):
-            return try ResolutionThread.runNested(in: outer, source: source, body)
+            ResolutionSlot.point(at: resolution)
         }
         resolution.begin(from: source)
         prepare(resolution)

@@ -76,70 +76,51 @@ import Darwin
     }
 }
 
-/// Each thread's pointer to its resolution, in thread-specific storage.
+/// Each thread's resolution, in thread-specific storage: the innermost one running on the
+/// thread, or an idle one kept for its next call (`state.isActive` tells them apart).
 ///
-/// Invariant: the slot is empty, or points at the thread's innermost running resolution (which
-/// the frame running it holds; the pointer is not counted), or at an idle one the slot owns
-/// (+1, released when the thread exits); `isActive` tells them apart. Debug builds check, when a
-/// frame gives its resolution back, that the slot points at it.
-enum UnsafeResolutionSlot {
+/// Invariant: the slot holds one counted reference to what it points at, taken when the slot
+/// is pointed at it and given back when it is pointed elsewhere or the thread exits; callers
+/// get counted references and owe the slot nothing.
+enum ResolutionSlot {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         // Released at thread exit; the argument is optional on some platforms only.
-        let created = pthread_key_create(&key) { ($0 as UnsafeMutableRawPointer?).map { Unmanaged<Resolution>.fromOpaque($0).release() } }
+        let created = pthread_key_create(&key) { pointer in
+            (pointer as UnsafeMutableRawPointer?).map { Unmanaged<Resolution>.fromOpaque($0).release() }
+        }
         checkPthread(created, "pthread_key_create")
         return key
     }()
-
-    /// What the slot pointed at, for a frame about to run a call: an idle resolution (its reference
-    /// moved to the caller; the slot still points at it), or the running one, retained for it.
-    enum Occupant {
-        case empty, idle(Resolution), running(Resolution)
-    }
-
-    /// Takes what the slot points at for a call about to run on this thread.
-    static func take() -> Occupant {
-        guard let held = pointee else { return .empty }
-        if _slowPath(isRunning(held)) { return .running(held.takeUnretainedValue()) }
-        return .idle(held.takeRetainedValue())
-    }
 
     /// The slot's key, for a caller that asks ``isRunning(key:)`` on every call: reading the
     /// lazily made static `key` costs a `swift_once` each time.
     struct Key: Sendable { fileprivate let raw: pthread_key_t }
     static var currentKey: Key { Key(raw: key) }
 
-    /// Whether a resolution runs on this thread; `key` is the ``currentKey``.
-    static func isRunning(key: Key) -> Bool {
-        pthread_getspecific(key.raw).map { isRunning(Unmanaged<Resolution>.fromOpaque($0)) } ?? false
+    /// What the slot points at, if anything.
+    static var current: Resolution? {
+        pthread_getspecific(key).map { Unmanaged<Resolution>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    private static var pointee: Unmanaged<Resolution>? { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
-    private static func isRunning(_ held: Unmanaged<Resolution>) -> Bool { held._withUnsafeGuaranteedRef { $0.state.isActive } }
+    /// Points the slot at `resolution` (or at nothing), letting go of what it pointed at.
+    static func point(at resolution: Resolution?) {
+        let previous = pthread_getspecific(key)
+        let next = resolution.map { Unmanaged.passRetained($0).toOpaque() }
+        checkPthread(pthread_setspecific(key, next), "pthread_setspecific")
+        previous.map { Unmanaged<Resolution>.fromOpaque($0).release() }
+    }
+
+    /// Whether a resolution runs on this thread; `key` is the ``currentKey``.
+    static func isRunning(key: Key) -> Bool {
+        guard let held = pthread_getspecific(key.raw) else { return false }
+        // The slot holds its reference for as long as this reads it.
+        return Unmanaged<Resolution>.fromOpaque(held)._withUnsafeGuaranteedRef { $0.state.isActive }
+    }
 
     /// Whether the slot points at `resolution`; `key` is the ``currentKey``.
     static func holds(_ resolution: Resolution, key: Key = currentKey) -> Bool {
         pthread_getspecific(key.raw) == Unmanaged.passUnretained(resolution).toOpaque()
-    }
-
-    /// Points the slot at `resolution`, which the caller's frame holds while it runs, or at nothing.
-    static func point(at resolution: Resolution?) {
-        checkPthread(pthread_setspecific(key, resolution.map { Unmanaged.passUnretained($0).toOpaque() }), "pthread_setspecific")
-    }
-
-    /// Moves the frame's reference to a resolution that is done to the slot, which points at it
-    /// already, to keep for the thread's next call.
-    static func keepIdle(_ resolution: __owned Resolution) {
-        assert(holds(resolution) && !resolution.state.isActive, "a thread keeps only its slot's resolution, idle")
-        _ = Unmanaged.passRetained(consume resolution)  // retained here, released as the frame's reference ends
-    }
-
-    /// Runs `body` with the slot pointing at `resolution`, then points it back at what it did.
-    static func withOccupant<Result>(_ resolution: Resolution, _ body: () throws -> Result) rethrows -> Result {
-        let previous = pthread_getspecific(key)
-        checkPthread(pthread_setspecific(key, Unmanaged.passUnretained(resolution).toOpaque()), "pthread_setspecific")
-        defer { checkPthread(pthread_setspecific(key, previous), "pthread_setspecific") }
-        return try body()
     }
 }
 
