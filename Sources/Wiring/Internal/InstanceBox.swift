@@ -1,6 +1,13 @@
 /// What a store keeps for an instance of a kept scope: the instance itself (``InstanceBox``), or
 /// a weak reference to it for `.weak` (``WeakInstanceBox``).
 package class KeptInstance: @unchecked Sendable {
+    /// The type of the value an ``InstanceBox`` keeps, which tells its class; `nil` otherwise.
+    let valueType: (any Any.Type)?
+
+    init(valueType: (any Any.Type)?) {
+        self.valueType = valueType
+    }
+
     /// The instance as `Any`; `nil` for a weak one that is gone.
     package var anyValue: Any? { nil }
 }
@@ -12,6 +19,7 @@ package final class InstanceBox<Service>: KeptInstance, @unchecked Sendable {
 
     init(_ value: Service) {
         self.value = value
+        super.init(valueType: Service.self)
     }
 
     override package var anyValue: Any? { value }
@@ -23,6 +31,7 @@ package final class WeakInstanceBox: KeptInstance, @unchecked Sendable {
 
     package init(_ object: AnyObject) {
         self.object = object
+        super.init(valueType: nil)
     }
 
     override package var anyValue: Any? { object }

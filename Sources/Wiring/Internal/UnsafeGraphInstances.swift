@@ -4,7 +4,8 @@
 /// Invariant: `records` holds `count` initialized records, each pointing at an initialized
 /// value of its `type` in memory this owns, until `removeAll`; values never move (a full block
 /// is retired, not grown), so they need not be bitwise movable; a value is read back only as the
-/// type it was kept as, at an index below `count` (both checked in debug builds).
+/// type it was kept as, at an index below `count` (both checked in every build: an integer and
+/// a metatype comparison).
 struct UnsafeGraphInstances {
     private typealias Record = (id: Int, value: UnsafeMutableRawPointer, type: any Any.Type)
 
@@ -21,14 +22,14 @@ struct UnsafeGraphInstances {
     func index(of id: Int) -> Int? { all.firstIndex { $0.id == id } }
 
     func value<Service>(at index: Int, as serviceType: Service.Type) -> Service {
-        assert(index < count && all[index].type == Service.self, "a .graph instance read as another type")
+        precondition(index < count && all[index].type == Service.self, "a .graph instance read as another type")
         return all[index].value.assumingMemoryBound(to: Service.self).pointee
     }
 
     mutating func keep<Service>(_ instance: Service, for id: Int) {
         let pointer = allocate(size: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
         pointer.initializeMemory(as: Service.self, to: instance)
-        if count == capacity { grow(&records, count: count, capacity: &capacity) }
+        if count == capacity { growRecords() }
         (records.unsafelyUnwrapped + count).initialize(to: (id, pointer, Service.self))
         count += 1
     }
@@ -68,6 +69,17 @@ struct UnsafeGraphInstances {
         let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, Self.blockSize), alignment: max(alignment, 16))
         (current, used) = (block, size)
         return block
+    }
+
+    /// Moves the records to memory twice as large (16 at first), freeing the old.
+    private mutating func growRecords() {
+        capacity = max(16, capacity * 2)
+        let grown = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
+        if let records {
+            grown.moveInitialize(from: records, count: count)
+            records.deallocate()
+        }
+        records = grown
     }
 
     private static func destroy<Value>(_ type: Value.Type, at pointer: UnsafeMutableRawPointer) {

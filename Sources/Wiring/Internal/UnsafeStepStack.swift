@@ -1,14 +1,17 @@
 /// The registrations being resolved, from the top-level request down, in memory kept between
-/// calls (an array checks its uniqueness on every push and pop). Invariant: `entries` holds
-/// `count` references, unretained: each entry is alive while it is there, because the frame
-/// that pushed it holds its lookup (or a continued resolution's enclosing one holds it) until
-/// it pops it. Pops match pushes (checked in debug builds).
+/// calls (an array checks its uniqueness on every push and pop).
+///
+/// Invariant: `entries` holds `count` counted references, each taken by `push` and given back
+/// by `pop` or `removeAll`, so an entry lives while it is on the stack whatever its caller
+/// holds. A pop takes the innermost entry only (checked in every build: a pointer comparison).
 struct UnsafeStepStack {
     private var entries: UnsafeMutablePointer<Unmanaged<RegistrationEntry>>?
     private(set) var count = 0
     private var capacity = 0
 
-    private var all: UnsafeBufferPointer<Unmanaged<RegistrationEntry>> { UnsafeBufferPointer(start: entries, count: count) }
+    private var all: UnsafeBufferPointer<Unmanaged<RegistrationEntry>> {
+        UnsafeBufferPointer(start: entries, count: count)
+    }
     /// The registration resolved innermost, if any.
     var last: RegistrationEntry? { all.last?.takeUnretainedValue() }
     var path: [RegistrationEntry] { all.map { $0.takeUnretainedValue() } }
@@ -19,26 +22,38 @@ struct UnsafeStepStack {
     }
 
     mutating func push(_ entry: RegistrationEntry) {
-        if count == capacity { grow(&entries, count: count, capacity: &capacity) }
-        (entries.unsafelyUnwrapped + count).initialize(to: .passUnretained(entry))
+        if count == capacity { grow() }
+        (entries! + count).initialize(to: .passRetained(entry))
         count += 1
     }
 
     /// Takes `entry`, which must be the innermost registration, off the path.
     mutating func pop(_ entry: RegistrationEntry) {
-        assert(count > 0 && all[count - 1].toOpaque() == Unmanaged.passUnretained(entry).toOpaque(), "a step popped out of order")
+        precondition(count > 0 && all[count - 1].toOpaque() == Unmanaged.passUnretained(entry).toOpaque(),
+            "a step popped out of order")
         count -= 1
+        entries![count].release()
     }
 
-    mutating func removeAll() { count = 0 }
+    mutating func removeAll() {
+        for entry in all { entry.release() }
+        count = 0
+    }
 
-    mutating func deallocate() { entries?.deallocate() }  // the owner's last use
-}
+    /// Frees the memory; the owner's last use.
+    mutating func deallocate() {
+        removeAll()
+        entries?.deallocate()
+    }
 
-/// Moves `count` elements of `storage` to memory twice as large (16 at first), freeing the old.
-func grow<Element>(_ storage: inout UnsafeMutablePointer<Element>?, count: Int, capacity: inout Int) {
-    capacity = max(16, capacity * 2)
-    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-    if let storage { grown.moveInitialize(from: storage, count: count); storage.deallocate() }
-    storage = grown
+    /// Moves the entries to memory twice as large (16 at first), freeing the old.
+    private mutating func grow() {
+        capacity = max(16, capacity * 2)
+        let grown = UnsafeMutablePointer<Unmanaged<RegistrationEntry>>.allocate(capacity: capacity)
+        if let entries {
+            grown.moveInitialize(from: entries, count: count)
+            entries.deallocate()
+        }
+        entries = grown
+    }
 }

@@ -1,9 +1,11 @@
-/// The instance `box` keeps, read without a dynamic cast (which would look up the metadata of
-/// `InstanceBox<Service>` at run time). Invariant: `box` is an `InstanceBox<Service>`: what a store keeps for a registration of
-/// `Service` in a scope that does not hold weakly (checked in debug builds).
+/// The instance `box` keeps, which must be an `InstanceBox<Service>`: what a store keeps for a
+/// registration of `Service` in a scope that does not hold weakly. Checked in every build by the
+/// type the box records, without a dynamic cast to `InstanceBox<Service>` (which would look its
+/// metadata up at run time).
 func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Service {
-    assert(box is InstanceBox<Service>, "a kept \(type(of: box)) was read as \(Service.self)")
-    return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+    let kept = box as! KeptInstance
+    precondition(kept.valueType == Service.self, "a kept \(type(of: box)) was read as \(Service.self)")
+    return unsafeDowncast(kept, to: InstanceBox<Service>.self).value
 }
 
 /// The identity and class of the object `value` is when `Value` is a class, read without a dynamic
