@@ -15,7 +15,6 @@ extension Container {
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     @discardableResult
-    @inlinable
     public func autoregister<Service, each Parameter>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -23,15 +22,13 @@ extension Container {
         line: UInt = #line,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) -> Registration<Service> {
-        // Made here, in the caller's module, so the compiler specialises it for the
-        // initializer's types: it then costs what a hand-written factory does.
+        // Resolves each parameter in turn through the resolver the factory is given.
         let direct: @Sendable (any Resolver) throws -> Service = { resolver in
             try initializer(repeat resolver.resolve((each Parameter).self, name: nil))
         }
         return autoregister(serviceType, name: name, file: file, line: line, initializer: initializer, direct: direct)
     }
 
-    @usableFromInline
     func autoregister<Service, each Parameter>(
         _ serviceType: Service.Type,
         name: String?,

@@ -49,7 +49,6 @@ extension Container {
     /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
     ///   the arguments of later calls.
     @discardableResult
-    @inlinable
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -66,14 +65,13 @@ extension Container {
                 return try factory(resolver, repeat each none)
             }
         }
-        // Made here, in the caller's module, so the compiler specialises reading the arguments.
+        // Reads the arguments as the tuple the key's argument types make.
         return register(key, arguments: (repeat each Argument).self, file: file, line: line) { resolver, arguments in
             try factory(resolver, repeat each arguments.read(as: (repeat each Argument).self))
         }
     }
 
     /// Registers a factory that reads its runtime arguments from a tuple of the key's argument types.
-    @usableFromInline
     package func register<Service, each Argument>(
         _ key: ServiceKey, arguments: (repeat each Argument).Type, file: StaticString, line: UInt,
         factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service

@@ -121,17 +121,23 @@ public final class Container: Resolver, Sendable {
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
+        // The key is made where the argument types are known: made generically, its argument
+        // list is a metadata lookup on every call.
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        // The tuple is made here, where the argument types are known; the rest of the call
-        // reads it through the pointer.
+        return try resolve(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    @usableFromInline
+    package func resolve<Service, each Argument>(
+        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    ) throws -> Service {
         var arguments = (repeat each arguments)
         return try UnsafeArguments.with(&arguments) { arguments in
             try resolve(key, as: serviceType, arguments: arguments)
         }
     }
 
-    @usableFromInline
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {

@@ -1,7 +1,6 @@
 import Dispatch
 
 /// Stops on a failed pthread call: a lock that cannot be taken or given back leaves nothing safe to do.
-@usableFromInline
 func checkPthread(_ result: Int32, _ call: StaticString) {
     precondition(result == 0, "\(call) failed with error \(result)")
 }
@@ -36,7 +35,6 @@ package struct LockRank: Sendable, CustomStringConvertible {
 
 /// A lock's place in the order of ``LockRank``, and where it was made, for the message; checked
 /// in debug builds, nothing in release builds.
-@usableFromInline
 struct LockOrder: Sendable {
     #if DEBUG
     let rank: LockRank
@@ -67,7 +65,6 @@ struct LockOrder: Sendable {
 
     /// Runs `body`, which takes this lock and gives it back: debug builds first check that the
     /// calling thread takes locks in order, and know while it runs that the thread holds it.
-    @inlinable
     func whileHeld<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if DEBUG
         return try whileHeldInOrder(body)
@@ -77,7 +74,6 @@ struct LockOrder: Sendable {
     }
 
     #if DEBUG
-    @usableFromInline
     func whileHeldInOrder<Result>(_ body: () throws -> Result) rethrows -> Result {
         if let innermost = Self.held.last {
             precondition(
@@ -91,10 +87,9 @@ struct LockOrder: Sendable {
 }
 
 /// State guarded by a mutex.
-@usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
-    @usableFromInline let buffer: UnsafeLockBuffer<State>
-    @usableFromInline let order: LockOrder
+    let buffer: UnsafeLockBuffer<State>
+    let order: LockOrder
 
     package init(_ initialState: State, rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line) {
         buffer = UnsafeLockBuffer.make(initialState)
@@ -105,7 +100,6 @@ package struct LockedState<State>: @unchecked Sendable {
     package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
     /// Runs `body` with the state, under the lock.
-    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withLock(order, body)
     }

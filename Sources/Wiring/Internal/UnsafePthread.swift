@@ -16,7 +16,7 @@ import Darwin
 /// holds it. Debug builds make the mutex an error-checking one, so breaking that stops at
 /// `checkPthread` instead of deadlocking, and check ``LockOrder`` on every lock taken; every
 /// pthread result is checked in every build.
-@usableFromInline final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_t, condition: pthread_cond_t)> {
+final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_t, condition: pthread_cond_t)> {
     static func make(_ initialState: State) -> UnsafeLockBuffer<State> {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { primitives in
@@ -45,7 +45,6 @@ import Darwin
 
     /// Runs `body` with the state under the lock; with `broadcasting`, then wakes every thread
     /// waiting in ``withLockWaiting(_:_:)``.
-    @inlinable
     func withLock<Result>(_ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, primitives in
             try order.whileHeld {

@@ -10,7 +10,7 @@ func keptValue<Service>(_ box: AnyObject, as serviceType: Service.Type) -> Servi
 
 /// The identity and class of the object `value` is when `Value` is a class, read without a dynamic
 /// cast or a retain: a class instance is one reference, as `AnyObject` is (checked in debug builds).
-@inlinable package func identityOfClassInstance<Value>(_ value: Value) -> (object: ObjectIdentifier, type: ObjectIdentifier)? {
+package func identityOfClassInstance<Value>(_ value: Value) -> (object: ObjectIdentifier, type: ObjectIdentifier)? {
     guard Value.self is AnyClass else { return nil }
     let object = unsafeBitCast(value, to: AnyObject.self)
     assert(object === (value as AnyObject), "\(Value.self) is not one reference")

@@ -38,36 +38,41 @@ final class StepLog: @unchecked Sendable {
     /// Whether steps keep the objects they make for ``takeMadeObjects()``; set as the log is
     /// handed to a resolution.
     var collectsMadeObjects: Bool {
-        get { state.withValue { $0.collectsMade } }
-        set { state.withValue { $0.collectsMade = newValue } }
+        get { withState { $0.collectsMade } }
+        set { withState { $0.collectsMade = newValue } }
     }
 
     /// Everything the log holds. One resolution at a time records into it, and its owner hands
     /// it on under a lock (see above).
-    private let state = UnsafeExclusiveValue(State())
+    private var state = State()
+
+    /// Runs `body` with the state, which it may change.
+    private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try body(&state)
+    }
 
     // MARK: Recording
 
     /// A step for the registration `found` refers to begins, below the open one.
     func begin(_ found: Lookup) {
-        state.withValue { $0.begin(found) }
+        withState { $0.begin(found) }
     }
 
     /// The innermost open step gave `instance`, as `outcome` says.
     func finish<Service>(with instance: Service, outcome: ResolutionOutcome) {
-        state.withValue { $0.finish(with: instance, outcome: outcome) }
+        withState { $0.finish(with: instance, outcome: outcome) }
     }
 
     /// The step for `key` failed with `error`. A missing registration fails before any step
     /// began; anything else ends the open step.
     func fail(_ key: ServiceKey, error: any Error) {
-        state.withValue { $0.fail(key, error: error) }
+        withState { $0.fail(key, error: error) }
     }
 
     /// The innermost open step makes its instance again: the one kept for it, `stale`, was made
     /// for layers that changed since.
     func noteRemade(_ stale: LayerSnapshot.StaleInstance) {
-        state.withValue { state in
+        withState { state in
             if let step = state.open.last { state.remade[step] = stale }
         }
     }
@@ -75,7 +80,7 @@ final class StepLog: @unchecked Sendable {
     /// The steps that made their instance again since the log was last emptied (see
     /// ``noteRemade(_:)``), which the log holds no more.
     func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {
-        state.withValue { state in
+        withState { state in
             defer { state.remade = [:] }
             return state.remade
         }
@@ -90,7 +95,7 @@ final class StepLog: @unchecked Sendable {
         isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?,
         made: (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)?
     ) {
-        let (isEmpty, hasStoredScopes, madeOnly, hasMade) = state.withValue { $0.endSummarized() }
+        let (isEmpty, hasStoredScopes, madeOnly, hasMade) = withState { $0.endSummarized() }
         return (isEmpty, hasStoredScopes, madeOnly, hasMade ? takeMadeObjects() : nil)
     }
 
@@ -257,7 +262,7 @@ final class StepLog: @unchecked Sendable {
     /// The steps recorded, for code that reads many: each call on the log is a call into the
     /// core with a closure, and reading the steps one call at a time (when each was a checked
     /// access) cost a recorded resolution more than recording them.
-    var recorded: Recorded { state.withValue { $0.recorded } }
+    var recorded: Recorded { withState { $0.recorded } }
 
     /// What the log recorded, as one value: the steps and what they refer to.
     struct Recorded {
@@ -296,33 +301,33 @@ final class StepLog: @unchecked Sendable {
     }
 
     /// Whether a registration was first used since the last ``takeNewlyUsedIDs()``.
-    var hasNewlyUsed: Bool { state.withValue { $0.hasNewlyUsed } }
+    var hasNewlyUsed: Bool { withState { $0.hasNewlyUsed } }
 
     /// The ids of the registrations first used since the last call: every registration a step
     /// used is kept, so these are all that were used and not yet reported.
     func takeNewlyUsedIDs() -> [Int] {
-        state.withValue { state in
+        withState { state in
             defer { state.reportedCount = state.kept.count }
             return state.kept[state.reportedCount...].map(\.id)
         }
     }
 
     /// How many registrations it keeps for the steps of this and later resolutions.
-    var keptCount: Int { state.withValue { $0.kept.count } }
+    var keptCount: Int { withState { $0.kept.count } }
 
     /// Empties the log when its instances need no numbering to be forgotten: every instance
     /// made was new, none an object another step gave nor one a store keeps.
     /// - Returns: How many instances the steps made; `nil`, leaving the log as it is, when
     ///   they need numbering.
     func removeAllIfUnshared() -> Int? {
-        state.withValue { $0.removeAllIfUnshared() }
+        withState { $0.removeAllIfUnshared() }
     }
 
     /// The objects the steps made, each with its step, and the steps' keys and parents, from
     /// which the path that made each is read only when asked for (see `MadeObjects`); the log
     /// holds them no more.
     private func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
-        guard let made = state.withValue({ state -> [(object: AnyObject, step: Int)]? in
+        guard let made = withState({ state -> [(object: AnyObject, step: Int)]? in
             guard !state.made.isEmpty else { return nil }
             defer { state.made.removeAll(keepingCapacity: true) }
             return state.made
@@ -336,12 +341,12 @@ final class StepLog: @unchecked Sendable {
     /// Empties the log for the next resolution. The registrations stay kept for it (an owner
     /// whose registrations keep changing replaces a log that keeps too many).
     func removeAll() {
-        state.withValue { $0.removeAll() }
+        withState { $0.removeAll() }
     }
 
     /// Empties the log for a resolution, whose steps keep the objects they make when
     /// `collectingMadeObjects`.
     func removeAll(collectingMadeObjects: Bool) {
-        state.withValue { $0.removeAll(collectingMade: collectingMadeObjects) }
+        withState { $0.removeAll(collectingMade: collectingMadeObjects) }
     }
 }
