@@ -12,7 +12,9 @@ package struct UnsafeArguments {
     }
 
     /// Runs `body` with `arguments`, a tuple of the runtime arguments, passed by address.
-    package static func with<Arguments, Result>(_ arguments: inout Arguments, _ body: (UnsafeArguments) throws -> Result) rethrows -> Result {
+    package static func with<Arguments, Result>(
+        _ arguments: inout Arguments, _ body: (UnsafeArguments) throws -> Result
+    ) rethrows -> Result {
         try withUnsafePointer(to: &arguments) { try body(UnsafeArguments(address: $0, tupleType: Arguments.self)) }
     }
 

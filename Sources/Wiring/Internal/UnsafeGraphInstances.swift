@@ -66,7 +66,8 @@ struct UnsafeGraphInstances {
             return current + start
         }
         if let current { retired.append(current) }
-        let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, Self.blockSize), alignment: max(alignment, 16))
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: max(size, Self.blockSize), alignment: max(alignment, 16))
         (current, used) = (block, size)
         return block
     }

@@ -24,7 +24,8 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_
                 var attributes = pthread_mutexattr_t()
                 checkPthread(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
                 #if DEBUG
-                checkPthread(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+                let errorChecking = Int32(PTHREAD_MUTEX_ERRORCHECK)
+                checkPthread(pthread_mutexattr_settype(&attributes, errorChecking), "pthread_mutexattr_settype")
                 #endif
                 checkPthread(pthread_mutex_init(&primitives.pointee.mutex, &attributes), "pthread_mutex_init")
                 checkPthread(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
@@ -45,12 +46,16 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_
 
     /// Runs `body` with the state under the lock; with `broadcasting`, then wakes every thread
     /// waiting in ``withLockWaiting(_:_:)``.
-    func withLock<Result>(_ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLock<Result>(
+        _ order: LockOrder, broadcasting: Bool = false, _ body: (inout State) throws -> Result
+    ) rethrows -> Result {
         try withUnsafeMutablePointers { state, primitives in
             try order.whileHeld {
                 checkPthread(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
                 defer {
-                    if broadcasting { checkPthread(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast") }
+                    if broadcasting {
+                        checkPthread(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast")
+                    }
                     checkPthread(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock")
                 }
                 return try body(&state.pointee)
@@ -61,14 +66,17 @@ final class UnsafeLockBuffer<State>: ManagedBuffer<State, (mutex: pthread_mutex_
     /// Runs `step` under the lock until it is done, giving the lock up between two runs until a
     /// broadcast. The wait is outside every access to the state, so each run reads what other
     /// threads wrote meanwhile (across an access, the compiler may keep what it read before).
-    func withLockWaiting<Result>(_ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>) rethrows -> Result {
+    func withLockWaiting<Result>(
+        _ order: LockOrder, _ step: (inout State) throws -> ConditionStep<Result>
+    ) rethrows -> Result {
         try withUnsafeMutablePointers { state, primitives in
             try order.whileHeld {
                 checkPthread(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
                 defer { checkPthread(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
                 while true {
                     if case .done(let result) = try step(&state.pointee) { return result }
-                    checkPthread(pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait")
+                    let waited = pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex)
+                    checkPthread(waited, "pthread_cond_wait")
                 }
             }
         }
@@ -154,15 +162,17 @@ enum UnsafeStackBounds {
         #endif
         guard lowest > 0, size > margin * 2 else { return 0 }
         let frame = currentFrame()
-        assert(frame < lowest || frame >= lowest + size || frame > lowest + margin, "a thread's floor is in its own stack")
+        assert(frame < lowest || frame >= lowest + size || frame > lowest + margin,
+            "a thread's floor is in its own stack")
         return lowest + margin
     }
 
     #if os(Linux)
     /// glibc's `pthread_getattr_np` (a GNU extension the Glibc module does not import), if any.
-    private static let linuxGetAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+    private typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    private static let linuxGetAttributes: GetAttributes? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+        return unsafeBitCast(symbol, to: GetAttributes.self)
     }()
     #endif
 

@@ -33,7 +33,9 @@ package class UnsafeResolutionState {
     /// that makes `Service`s, both borrowed, in one function. Invariant: every entry is a
     /// `TypedEntry` of its key's type, and a step asks for its key's type (checked in debug builds).
     @inline(__always)
-    final func make<Service>(_ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type) throws -> Service {
+    final func make<Service>(
+        _ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type
+    ) throws -> Service {
         assert(resolution === self, "a resolution makes its own instances")
         assert(entry is TypedEntry<Service>, "the registration of \(entry.key) does not make a \(Service.self)")
         return try lent.unsafelyUnwrapped._withUnsafeGuaranteedRef { lent in
