@@ -672,7 +672,7 @@ import WiringTestSupport
 }
 
 @Suite struct ReadmeExample {
-    /// The complete test the README shows, kept compiling and passing here.
+    /// The complete test the LayersAndParallelTests article shows, kept compiling and passing here.
     @Test func checkoutChargesThroughTheNetwork() throws {
         let test = TestContainer(base: makeAppContainer())
         test.override(Network.self) { _ in FakeNetwork() }
