@@ -8,7 +8,10 @@ extension TestContainer {
     /// }
     /// ```
     ///
-    /// Tasks created inside inherit it, so tests running in parallel each see their own. Bind one
-    /// yourself with `TestContainer.$current.withValue(test) { … }`.
+    /// Tasks created inside inherit it, so tests running in parallel each see their own. This is
+    /// how a test reaches its own test container; app code reads `Container.injectionResolver`
+    /// (through its property wrappers), which the trait binds too. A test without the trait
+    /// already holds its test container, and binds it for app code with
+    /// `Container.withCurrent(test) { … }`.
     @TaskLocal public static var current: TestContainer?
 }

@@ -10,46 +10,35 @@ extension TestContainer {
     /// manifest.render()                        // deterministic text; no line numbers, no addresses
     /// ```
     ///
-    /// What a registration needs is what its factory resolved while ``verifyWiring()``'s
-    /// sandbox built it, plus what its autowired initializer declares: the manifest runs no
-    /// more app code than that check, and, like it, leaves no instance, trace entry or count
-    /// behind. Registrations taking runtime arguments are left unchecked, with only their
-    /// declared needs; ``wiringManifest(samples:)`` builds them with sample arguments.
-    public func wiringManifest() -> WiringManifest {
-        wiringManifest { _ in }
-    }
-
-    /// Describes the whole static wiring, as ``wiringManifest()`` does, building registrations
-    /// that take runtime arguments with the sample arguments given.
+    /// What a registration needs is what its factory resolved while the sandbox of
+    /// ``verifyWiring(samples:)`` built it, plus what its autowired initializer declares: the
+    /// manifest runs no more app code than that check, and, like it, leaves no instance, trace
+    /// entry or count behind. Registrations taking runtime arguments are left unchecked, with
+    /// only their declared needs, unless `samples` gives them sample arguments:
     ///
     /// ```swift
     /// let manifest = test.wiringManifest { samples in
     ///     samples.add(ProductViewModel.self, arguments: 42)
     /// }
     /// ```
-    /// - Parameter samples: Adds sample arguments for registrations that take them.
-    public func wiringManifest(samples: (inout VerificationSamples) -> Void) -> WiringManifest {
+    /// - Parameter samples: Adds sample arguments for registrations that take them; none by
+    ///   default.
+    public func wiringManifest(samples: (inout VerificationSamples) -> Void = { _ in }) -> WiringManifest {
         manifest(from: WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifest())
     }
 
-    /// Describes the whole static wiring, as ``wiringManifest()`` does, building registrations
-    /// whose factory (or a dependency's) must be awaited as ``verifyWiringAsync()`` does, on the
-    /// main actor: their needs are listed like any other's, and a missing dependency of an async
-    /// factory shows in the manifest.
+    /// Describes the whole static wiring, as ``wiringManifest(samples:)`` does, building
+    /// registrations whose factory (or a dependency's) must be awaited as
+    /// ``verifyWiringAsync(samples:)`` does, on the main actor: their needs are listed like any
+    /// other's, and a missing dependency of an async factory shows in the manifest.
     ///
     /// ```swift
     /// let manifest = await test.wiringManifestAsync()
     /// ```
+    /// - Parameter samples: Adds sample arguments for registrations that take them; none by
+    ///   default.
     @MainActor
-    public func wiringManifestAsync() async -> WiringManifest {
-        await wiringManifestAsync { _ in }
-    }
-
-    /// Describes the whole static wiring, as ``wiringManifestAsync()`` does, building
-    /// registrations that take runtime arguments with the sample arguments given.
-    /// - Parameter samples: Adds sample arguments for registrations that take them.
-    @MainActor
-    public func wiringManifestAsync(samples: (inout VerificationSamples) -> Void) async -> WiringManifest {
+    public func wiringManifestAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringManifest {
         manifest(from: await WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifestAwaiting())
     }
 

@@ -67,6 +67,12 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Adds a registration to the test container itself, below every layer. As with
     /// `override`, the factory need not be `@Sendable`.
+    ///
+    /// Deprecated: a double goes in through `override`, one way for the test container, a layer
+    /// and the trait. An override of a key the app does not register is an
+    /// `override-of-unregistered` finding; a default for such a key is a fake
+    /// (`fakes.register`).
+    @available(*, deprecated, renamed: "override", message: "install doubles with override; a key the app does not register takes a fake: fakes.register")
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
@@ -82,6 +88,9 @@ public final class TestContainer: Resolver, Sendable {
     }
 
     /// Adds a registration that takes runtime arguments to the test container itself.
+    ///
+    /// Deprecated: a double goes in through `override`, which takes runtime arguments too.
+    @available(*, deprecated, renamed: "override", message: "install doubles with override, which takes runtime arguments too")
     @discardableResult
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -325,14 +334,8 @@ public final class TestContainer: Resolver, Sendable {
         try resolveAllTopLevel(serviceType)
     }
 
-    /// Resolves with `await`, for async and main-actor factories, through the layers and the
-    /// base like ``resolve(_:name:)``, and recorded like it.
-    ///
-    /// ```swift
-    /// test.override(DatabaseURL.self) { _ in DatabaseURL("memory://") }
-    /// let database = try await test.async.resolve(Database.self)   // an async factory of the base
-    /// ```
-    public var async: AsyncResolver { AsyncResolver(source: self) }
+    // `test.async` is every resolver's `async` (`Resolver.async`): a test container is a
+    // resolution source, so its async resolves go through the layers and are recorded.
 
     /// Drops the instances the test container keeps for a scope, in every layer.
     public func resetScope(_ scope: Scope) {

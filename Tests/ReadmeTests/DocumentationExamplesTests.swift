@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// Examples of the DocC articles that the README does not show, verbatim inside tests.
+// More examples of the DocC articles, verbatim inside tests.
 
 @Suite struct DocumentationExamples {
     @Test func fakesStandInOnlyWhereNothingIsRegistered() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Wiring
 
-// The types the README's examples use, beyond the quick start's. Each is as small as the
+// The types the README's and the articles' examples use, beyond the quick start's. Each is as small as the
 // examples allow: the point is that the examples compile and do what their comments say.
 
 // MARK: Tour of the core
@@ -102,7 +102,7 @@ final class Checkout {
     }
 }
 
-/// The app's container in the README's testing examples: a checkout over one shared network.
+/// The app's container in the testing articles' examples: a checkout over one shared network.
 func makeAppContainer() -> Container {
     let container = Container()
     container.register(Network.self) { _ in LiveNetwork() }.scope(.container)

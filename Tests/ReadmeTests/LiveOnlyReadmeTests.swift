@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's live-only, module-replacement and leak examples, verbatim, checked.
+// The LiveOnlyAndModuleReplacement article's live-only, module-replacement and leak examples, verbatim, checked.
 
 protocol PaymentGateway: AnyObject, Sendable {}
 final class StripeGateway: PaymentGateway {}

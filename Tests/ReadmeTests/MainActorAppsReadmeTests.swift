@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's examples of per-argument kept instances, async resolvers and apps on the main
+// The examples (Scopes and AsyncAndMainActor articles) of per-argument kept instances, async resolvers and apps on the main
 // actor, verbatim inside tests that check what their comments say.
 
 final class RateLimiter: Sendable {

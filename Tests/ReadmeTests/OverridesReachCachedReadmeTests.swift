@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's "An override is never ignored", verbatim inside a test.
+// "An override is never ignored" (LayersAndParallelTests article), verbatim inside a test.
 
 @Suite struct OverridesReachCachedReadme {
     @Test func aCachedSingletonIsMadeAgainInsideTheLayerAndComesBackAfter() throws {
@@ -19,7 +19,7 @@ import WiringTestSupport
         #expect(test.trace.render() == Self.trace)
     }
 
-    /// The trace the README shows, from the test above.
+    /// The trace the article shows, from the test above.
     static let trace = """
         NotesRepository .container new #2
         └── NotesNetwork .container new #1
@@ -64,7 +64,7 @@ func makeNotesContainer() -> Container {
         #expect(explanation.description + "\n" + test.explain(NotesNetwork.self).description == Self.output)
     }
 
-    /// What the README shows.
+    /// What the article shows.
     static let output = """
         NotesRepository: answered by the registration in the base at ReadmeTests/OverridesReachCachedReadmeTests.swift:48 (.container)
           instance: #2, kept in layer "test", is not handed out: NotesNetwork is now answered by layer "offline" (ReadmeTests/OverridesReachCachedReadmeTests.swift:57); the next resolve makes it again in layer "offline"

@@ -1,4 +1,4 @@
-// The README's quick start, verbatim: its types are the fixtures of the tour's examples too.
+// The README's quick start wiring, verbatim: its types are the fixtures of the articles' examples too.
 
 import Wiring
 

@@ -15,7 +15,7 @@ final class SessionController {
     }
 }
 
-/// The README's `ScopeResetter` example: the same code resets the app's container and a test's.
+/// The Scopes article's `ScopeResetter` example: the same code resets the app's container and a test's.
 @Suite struct ScopeResetterReadme {
     @Test func appCodeResetsWhatResolvedIt() throws {
         let container = Container()

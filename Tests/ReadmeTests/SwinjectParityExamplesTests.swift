@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Wiring
 
-// The README's examples of optional services, a container's default scope, resetting one
+// The articles' examples of optional services, a container's default scope, resetting one
 // type's instances, lazies and forwarding with runtime arguments, the module hook after loading
 // and registration behaviors, each verbatim inside a test that checks what its comments say.
 

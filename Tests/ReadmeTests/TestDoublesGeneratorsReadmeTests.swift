@@ -3,12 +3,12 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's "Clocks, UUIDs and dates", verbatim inside a test.
+// "Clocks, UUIDs and dates" in the TestDoubles article, verbatim inside a test.
 
 // Five minutes: under a sanitizer, with the suite in parallel, the clock gets few turns.
 @Suite(.timeLimit(.minutes(5))) struct TestDoublesGeneratorsReadme {
     @Test func clocksUUIDsAndDates() async throws {
-        // The README's fixtures declare a `Clock` protocol of their own; the example means Swift's.
+        // The documentation's fixtures declare a `Clock` protocol of their own; the example means Swift's.
         typealias Clock = Swift.Clock
 
         struct Reminder: Injectable {                                   // app code

@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's "Doubles the test keeps" and argument keys, verbatim inside tests.
+// "Doubles the test keeps" (TestDoubles article) and argument keys (VerifyingAndTheManifest), verbatim inside tests.
 
 @Suite struct TestDoublesReadme {
     @Test func aSpyTheTestKeeps() throws {

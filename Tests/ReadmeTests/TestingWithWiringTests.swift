@@ -19,10 +19,10 @@ import WiringTestSupport
         """)
 }
 
-// The README's other "Testing with Wiring" examples, verbatim inside tests.
+// The other examples of the LayersAndParallelTests article (once the README's "Testing with Wiring"), verbatim inside tests.
 
 @Suite struct TestingWithWiring {
-    /// The README block, verbatim, with what it promises (one registration only is tested
+    /// The article's block, verbatim, with what it promises (one registration only is tested
     /// apart from the rest of its scope in `TestContainerTests`).
     @Test func aTestContainerResetsAScopeOrOneRegistrationOfIt() throws {
         let base = Container()

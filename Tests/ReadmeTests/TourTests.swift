@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's "Tour of the core", each example verbatim inside a test that checks what its
+// The core's articles (once the README's "Tour of the core"), each example verbatim inside a test that checks what its
 // comments say.
 
 @Suite struct TourOfTheCore {

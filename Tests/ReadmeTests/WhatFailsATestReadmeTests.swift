@@ -5,7 +5,7 @@ import WiringTestSupport
 /// A cache the app no longer registers, which an old test still overrides.
 final class LegacyNotesCache {}
 
-/// The README's "What fails a test" examples.
+/// The examples of the WhatFailsATest article.
 @Suite struct WhatFailsATestReadme {
     @Test func aTestThatExpectsAFindingAllowsItAndAssertsIt() {
         let legacy = TestContainer(base: makeNotesContainer())

@@ -2,7 +2,7 @@ import Testing
 import Wiring
 import WiringTestSupport
 
-// The README's wiring coverage example, verbatim inside a test. (The report it shows is a real
+// The CoverageAndTheSentinel article's wiring coverage example, verbatim inside a test. (The report it shows is a real
 // run's: ChildRunTests in WiringSwiftTestingTests runs it again and compares.)
 
 @Suite struct WiringCoverageReadme {

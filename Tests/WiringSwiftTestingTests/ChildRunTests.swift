@@ -120,21 +120,24 @@ struct ChildRunTests {
         #expect(json.contains(#"{ "kind": "override", "key": "Payments", "scope": ".graph", "file": "AppTests/PaymentsTests.swift", "line": 7, "tests": 0 }"#))
     }
 
-    /// The README shows the report and the JSON of `swift test --filter CheckoutTests`: this
-    /// package's CheckoutTests, XCTest's and Swift Testing's, which the README shows too.
+    /// The coverage article shows the report and the JSON of `swift test --filter CheckoutTests`: this
+    /// package's CheckoutTests, XCTest's and Swift Testing's, which the article shows too.
     @Test(.timeLimit(.minutes(2)))
-    func theReadmeShowsTheReportOfARealRun() throws {
+    func theCoverageArticleShowsTheReportOfARealRun() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["WIRING_COVERAGE": reportPath, "WIRING_COVERAGE_RUN": "\(UUID())"]
         try runXCTest("CheckoutTests", case: "readme", environment: environment)
         try runSwiftTesting("CheckoutTests", case: "readme", environment: environment)
 
-        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let article = try String(contentsOf: Self.packageRoot.appendingPathComponent(Self.coverageArticle), encoding: .utf8)
         let command = "WIRING_COVERAGE=.build/wiring-coverage.txt swift test --filter CheckoutTests"
-        #expect(Self.block("text", after: command, in: readme) == (try report()))
+        #expect(Self.block("text", after: command, in: article) == (try report()))
         let json = try String(contentsOfFile: directory.appendingPathComponent("wiring-coverage.json").path, encoding: .utf8)
-        #expect(Self.block("json", after: command, in: readme) == json)
+        #expect(Self.block("json", after: command, in: article) == json)
     }
+
+    /// The article that shows the coverage report and the sentinel's warnings of these runs.
+    private static let coverageArticle = "TestSupport/WiringTestSupport/Documentation.docc/CoverageAndTheSentinel.md"
 
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // WiringSwiftTestingTests
@@ -199,8 +202,8 @@ struct ChildRunTests {
             #expect(outcome.output.contains(failure), "\(outcome)")
         }
         #expect(!outcome.output.contains("no running test could be failed for"), "\(outcome)")
-        // The README shows two of them, as this run prints them.
-        let shown = try #require(try Self.readmeBlock(startingWith: "\(test2):0: error: \(test2) : leaked-layer"))
+        // The coverage article shows two of them, as this run prints them.
+        let shown = try #require(try Self.articleBlock(startingWith: "\(test2):0: error: \(test2) : leaked-layer"))
         #expect(shown.split(separator: "\n").allSatisfy { outcome.output.contains($0) }, "\(shown)")
     }
 
@@ -279,14 +282,14 @@ struct ChildRunTests {
             from after \(leavingTest) ended, by code still running after it (an unawaited task, a callback, a stored reference)
               fix: finish the test's work before it ends (await or cancel its tasks), and give each test a container of its own
             """, "\(outcome)")
-        // As the README shows it.
-        #expect(try Self.readmeBlock(startingWith: "Wiring: 2 findings") == outcome.sentinelWarnings + "\n")
+        // As the coverage article shows it.
+        #expect(try Self.articleBlock(startingWith: "Wiring: 2 findings") == outcome.sentinelWarnings + "\n")
     }
 
-    /// The ```text block of the README whose first line starts with `prefix`.
-    private static func readmeBlock(startingWith prefix: String) throws -> String? {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    /// The ```text block of the coverage article whose first line starts with `prefix`.
+    private static func articleBlock(startingWith prefix: String) throws -> String? {
+        let article = try String(contentsOf: packageRoot.appendingPathComponent(coverageArticle), encoding: .utf8)
+        let lines = article.split(separator: "\n", omittingEmptySubsequences: false)
         guard let fence = lines.indices.first(where: { lines[$0] == "```text" && lines[$0 + 1].hasPrefix(prefix) }),
             let end = lines[(fence + 1)...].firstIndex(where: { $0 == "```" })
         else { return nil }

@@ -3,7 +3,7 @@ import Testing
 import WiringSwiftTesting
 import WiringTestHelpers
 
-// The calls of the design's contract, exactly as written there and in the README.
+// The calls of the design's contract, exactly as written there and in the documentation.
 
 @Test func contract() throws {
     let container = makeAppContainer()

@@ -110,6 +110,7 @@ import WiringTestSupport
         #expect(try test.resolve(Cart.self).network.label == "test")
     }
 
+    @available(*, deprecated, message: "proves that the deprecated TestContainer.register still works")
     @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
         let base = Container()
         let test = TestContainer(base: base)
@@ -466,11 +467,12 @@ import WiringTestSupport
     @Test func numbersGoOnTheSameWhetherOrNotTheTraceWasReadBeforeClearing() throws {
         func render(readingBeforeClearing: Bool) throws -> String {
             let test = TestContainer(base: makeAppContainer())
-            test.register((any Labelled).self) { r in try r.resolve((any Network).self) as! LiveNetwork }
+            test.wiringFindings(.allow("override-of-unregistered"))
+            test.override((any Labelled).self) { r in try r.resolve((any Network).self) as! LiveNetwork }
                 .scope(.transient)
-            test.register(Ticket.self) { _ in Ticket() }.scope(.transient)
-            test.register((any Sendable).self, name: "ticket") { r in try r.resolve(Ticket.self) }.scope(.transient)
-            test.register((any Sendable).self, name: "pair") { r in
+            test.override(Ticket.self) { _ in Ticket() }.scope(.transient)
+            test.override((any Sendable).self, name: "ticket") { r in try r.resolve(Ticket.self) }.scope(.transient)
+            test.override((any Sendable).self, name: "pair") { r in
                 let first = try r.resolve(Ticket.self)
                 _ = try r.resolve(Ticket.self)
                 return first
@@ -599,7 +601,8 @@ import WiringTestSupport
         let base = Container()
         base.register(String.self, name: "a") { _ in "a" }
         let test = TestContainer(base: base)
-        test.register(String.self, name: "b") { _ in "b" }
+        test.wiringFindings(.allow("override-of-unregistered"))
+        test.override(String.self, name: "b") { _ in "b" }
         #expect(try test.resolveAll(String.self) == ["a", "b"])
 
         test.override(String.self, name: "a") { _ in "A" }
@@ -669,7 +672,7 @@ import WiringTestSupport
 }
 
 @Suite struct ReadmeExample {
-    /// The complete test the README shows, kept compiling and passing here.
+    /// The complete test the LayersAndParallelTests article shows, kept compiling and passing here.
     @Test func checkoutChargesThroughTheNetwork() throws {
         let test = TestContainer(base: makeAppContainer())
         test.override(Network.self) { _ in FakeNetwork() }

@@ -132,7 +132,8 @@ func makeUploadContainer() -> Container {
         let test = TestContainer(base: Container())
         let spy = SpyNetwork()
         test.fakes.register(NetworkClient.self) { spy }
-        test.register(Uploader.self) { _ in Uploader(client: spy) }
+        test.wiringFindings(.allow("override-of-unregistered"))
+        test.override(Uploader.self) { _ in Uploader(client: spy) }
 
         #expect(try test.resolve(NetworkClient.self) === spy)
         #expect(try test.resolve(Uploader.self).client === spy)

@@ -186,13 +186,14 @@ final class BypassingUploader: Injectable {
     }
 
     @Test func resolvingThroughTheResolverIsNotAWarning() throws {
-        let test = TestContainer(base: makeUploadContainer())
+        let base = makeUploadContainer()
+        base.register(Sync.self) { r in try Sync(client: r.resolve()) }
+        let test = TestContainer(base: base)
         test.override(NetworkClient.self, instance: SpyNetwork())
         _ = try test.resolve(Uploader.self)
         _ = try test.resolve(Provider<Uploader>.self)()
-        // The test container itself, captured: its overrides reach what it resolves. (Registered
-        // in the test container: the base has no Sync to override.)
-        test.register(Sync.self) { _ in try Sync(client: test.resolve()) }
+        // The test container itself, captured: its overrides reach what it resolves.
+        test.override(Sync.self) { _ in try Sync(client: test.resolve()) }
         _ = try test.resolve(Sync.self)
         #expect(test.warnings.isEmpty)
     }
