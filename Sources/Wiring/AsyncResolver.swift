@@ -127,7 +127,7 @@ public struct AsyncResolver: Sendable {
             start = (source, running?.path ?? [], running?.owner)
         }
         return try await Resolution.runAsync(
-            source: start.source, below: start.path, owner: start.owner, key, as: serviceType, arguments: repeat each arguments)
+            in: start.source.makeEnvironment(), below: start.path, owner: start.owner, key, as: serviceType, arguments: repeat each arguments)
     }
 
     /// Runs `body` isolated to `actor`, with a synchronous resolver that continues this

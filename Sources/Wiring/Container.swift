@@ -100,8 +100,7 @@ public final class Container: Resolver, Sendable {
             let key = ServiceKey(serviceType, name: name)
             return try weaklyKeptValue(kept, as: serviceType, key: key, path: [key])
         case .registry(let read):
-            var registry: Registry? = consume read
-            return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+            return try Resolution.run(from: self, in: ResolutionEnvironment(source: self, registry: read, store: self)) {
                 try $0.resolve(ServiceKey(serviceType, name: name), as: serviceType, registered: entry)
             }
         }
@@ -141,10 +140,10 @@ public final class Container: Resolver, Sendable {
     package func resolve<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, arguments: UnsafeArguments
     ) throws -> Service {
-        var (registry, entry) = state.withLock { state -> (Registry?, RegistrationEntry?) in
+        let (registry, entry) = state.withLock { state -> (Registry, RegistrationEntry?) in
             (state.sharedRegistry, state.registry[key])
         }
-        return try Resolution.run(source: self, prepare: { $0.read(taking: &registry, cache: self) }) {
+        return try Resolution.run(from: self, in: ResolutionEnvironment(source: self, registry: registry, store: self)) {
             try $0.resolve(key, as: serviceType, registered: entry, arguments: arguments)
         }
     }

@@ -261,13 +261,9 @@ final class WeakSource: Resolver, @unchecked Sendable {
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
         let source = try source(for: key)
         guard let graph else { return try source.resolve(serviceType, name: name, arguments: repeat each arguments) }
-        return try Resolution.run(
-            source: source,
-            prepare: { resolution in
-                resolution.state.observer = source.makeObserver()
-                graph.seed(resolution)
-            }
-        ) { try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments) }
+        return try Resolution.run(from: source, sharing: graph) {
+            try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+        }
     }
 
     func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {

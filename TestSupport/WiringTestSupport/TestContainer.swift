@@ -315,9 +315,7 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        // A closure, not the method `traces.prepare`: a method reference is a partial
-        // application, which retains and releases what it is bound to on every call.
-        try Resolution.run(source: self, prepare: { traces.prepare($0) }) { try $0.resolve(serviceType, name: name) }
+        try Resolution.run(from: self) { try $0.resolve(serviceType, name: name) }
     }
 
     /// Resolves a registration that takes runtime arguments, as ``resolve(_:name:)`` does.

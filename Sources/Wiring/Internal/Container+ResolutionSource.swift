@@ -30,5 +30,7 @@ extension Container: ResolutionSource {
 
     package var implicitCache: any InstanceCache { implicitInstances }
 
-    package func makeObserver() -> ObserverReference? { nil }
+    package func makeEnvironment() -> ResolutionEnvironment {
+        ResolutionEnvironment(source: self, registry: registry, store: self)
+    }
 }

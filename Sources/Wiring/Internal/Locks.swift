@@ -81,10 +81,31 @@ struct LockOrder: Sendable {
                 "lock order: the lock made at \(site) (\(rank)) was taken while holding the one made at "
                     + "\(innermost.site) (\(innermost.rank)); a thread takes locks only in LockRank's order")
         }
+        LockAcquisitions.current?.note(site)
         return try Self.$held.withValue(Self.held + [self], operation: body)
     }
     #endif
 }
+
+#if DEBUG
+/// The locks a piece of code takes, in order, by where each lock was made: debug builds count
+/// them, for tests that hold a path to a number of lock acquisitions.
+package final class LockAcquisitions: @unchecked Sendable {
+    // Unchecked: noted only by the task that counts, on its own thread.
+    package private(set) var sites: [String] = []
+
+    @TaskLocal fileprivate static var current: LockAcquisitions?
+
+    fileprivate func note(_ site: String) { sites.append(site) }
+
+    /// The locks `body` takes on the calling task, by where each was made, in order.
+    package static func counting(_ body: () throws -> Void) rethrows -> [String] {
+        let acquisitions = LockAcquisitions()
+        try $current.withValue(acquisitions, operation: body)
+        return acquisitions.sites
+    }
+}
+#endif
 
 /// State guarded by a mutex.
 package struct LockedState<State>: @unchecked Sendable {

@@ -25,19 +25,19 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// beyond any real object graph. A thread whose stack is nearly full stops it sooner
     /// (see `stackFloor`).
     package static let maximumDepth = 1_000
-    /// A resolution for an async call (see `runAsync`), which is not any thread's.
-    init(source: any ResolutionSource) {
+    /// A resolution for an async call in `environment` (see `runAsync`), which is not any thread's.
+    init(asyncIn environment: ResolutionEnvironment) {
         asyncTurn = LockedState(0)
-        super.init(source: source, stackFloor: 0)
+        super.init(stackFloor: 0)
         lend(self)
-        escape.withLock { $0.asyncCallSource = source }
-        state.observer = source.makeObserver()
+        escape.withLock { $0.asyncCallSource = environment.source }
+        begin(in: environment)
     }
 
-    /// A resolution for synchronous calls on the calling thread.
-    init(borrowing source: any ResolutionSource, stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
+    /// A resolution for synchronous calls on the calling thread, whose stack ends below `stackFloor`.
+    override init(stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
-        super.init(source: source, stackFloor: stackFloor)
+        super.init(stackFloor: stackFloor)
         lend(self)
     }
 
@@ -51,7 +51,11 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// What follows the steps of this resolution, if anything does.
-    package var observer: (any ResolutionObserver)? { state.observer?.observer }
+    package var observer: (any ResolutionObserver)? { state.observer }
+
+    /// Where the instances of the entries of the call's registry live, if it was given one (see
+    /// ``ResolutionEnvironment/store``).
+    package var store: (any InstanceCache)? { state.directCache }
 
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { state.steps.path.map(\.key) }
@@ -196,7 +200,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
 
     @inline(never)
     private func endObservingNow() {
-        state.observer.take()?.observer.resolutionEnded()
+        state.observer.take()?.resolutionEnded()
     }
 
     /// Clears what one call left, so the thread's next call starts afresh.

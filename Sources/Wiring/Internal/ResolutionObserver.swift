@@ -65,25 +65,3 @@ final class BypassWatcher: ResolutionObserver {
         if first { report(key) }
     }
 }
-
-/// An observer, with what a resolution it follows looks keys up in first; a resolution holds
-/// it until its call ends.
-// Unchecked: a `Registry` is never changed once handed out (its container copies it first).
-package final class ObserverReference: @unchecked Sendable {
-    package let observer: any ResolutionObserver
-    /// Where a resolution this observer follows looks plain keys up first, and the cache of
-    /// their instances (the observer's own view of the registrations, such as a test
-    /// container's layers), for `Resolution.prepare(observer:)`; held as long as the observer is.
-    package let registry: Registry?
-    package let cache: (any InstanceCache)?
-
-    /// - Parameters:
-    ///   - observer: What follows the steps.
-    ///   - registry: The registry a prepared resolution looks plain keys up in first, if any.
-    ///   - cache: Where the instances of those keys live; given with `registry`.
-    package init(_ observer: any ResolutionObserver, registry: Registry? = nil, cache: (any InstanceCache)? = nil) {
-        self.observer = observer
-        self.registry = registry
-        self.cache = cache
-    }
-}

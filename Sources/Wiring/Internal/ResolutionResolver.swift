@@ -36,23 +36,23 @@ extension ResolutionSource {
     package func resolveTopLevel<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil
     ) throws -> Service {
-        try Resolution.run(source: self) { try $0.resolve(key, as: serviceType, found: found) }
+        try Resolution.run(from: self) { try $0.resolve(key, as: serviceType, found: found) }
     }
 
     package func resolveTopLevel<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
     ) throws -> Service {
-        try Resolution.run(source: self) {
+        try Resolution.run(from: self) {
             try $0.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
     }
 
     package func resolveAllTopLevel<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        try Resolution.run(source: self) { try $0.resolveAllInPlace(serviceType) }
+        try Resolution.run(from: self) { try $0.resolveAllInPlace(serviceType) }
     }
 
     /// Runs `body` with a resolution of its own, as a top-level call does.
     package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
-        try Resolution.run(source: self, body)
+        try Resolution.run(from: self, body)
     }
 }

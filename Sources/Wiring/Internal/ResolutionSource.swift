@@ -8,8 +8,8 @@ package protocol ResolutionSource: AnyObject, Resolver {
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
     /// Where instances of unregistered (`Injectable`) types live.
     var implicitCache: any InstanceCache { get }
-    /// What follows the steps of a new top-level resolution from here; `nil` when nobody does.
-    func makeObserver() -> ObserverReference?
+    /// What a new top-level call from here resolves in (see ``ResolutionEnvironment``).
+    func makeEnvironment() -> ResolutionEnvironment
     /// Drops the instances this source keeps for `scope`, as `resetScope(_:)` does, for a
     /// `ScopeResetter` it handed out.
     func resetKeptInstances(of scope: Scope)

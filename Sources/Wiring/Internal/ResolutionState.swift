@@ -30,7 +30,7 @@ struct ResolutionState {
     /// nothing more, and its top-level call starts again once the instance is free.
     var backedOff: Creations.WaitCycle?
     /// Told about every step when a test container records the resolution, until the call ends.
-    var observer: ObserverReference?
+    var observer: (any ResolutionObserver)?
     /// How the last instance was obtained, for an observer.
     var outcome = ResolutionOutcome.created
     /// The runtime arguments of the step about to run its factory.

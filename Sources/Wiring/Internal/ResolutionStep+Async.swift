@@ -41,10 +41,10 @@ extension Resolution {
     /// resolution, claims kept instances as that one's `owner` does.
     nonisolated(nonsending)
     static func runAsync<Service, each Argument>(
-        source: any ResolutionSource, below path: [RegistrationEntry], owner: ObjectIdentifier?,
+        in environment: ResolutionEnvironment, below path: [RegistrationEntry], owner: ObjectIdentifier?,
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        var resolution = Resolution(source: source)
+        var resolution = Resolution(asyncIn: environment)
         resolution.continuePath(path)
         resolution.state.enclosingOwner = owner
         defer { finish(&resolution) }

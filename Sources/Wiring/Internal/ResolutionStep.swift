@@ -60,7 +60,7 @@ extension Resolution {
 
     @inline(never)
     private func resolveObserved<Service>(_ found: Lookup, as serviceType: Service.Type) throws -> Service {
-        guard let observer = state.observer?.observer else { return try resolve(found, as: serviceType, observed: false) }
+        guard let observer = state.observer else { return try resolve(found, as: serviceType, observed: false) }
         observer.willResolve(found, path: path)
         do {
             let instance = try resolve(found, as: serviceType, observed: false)
@@ -367,7 +367,7 @@ extension Resolution {
             .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
-        state.observer?.observer.didFail(key, error: error)
+        state.observer?.didFail(key, error: error)
         return error
     }
 }

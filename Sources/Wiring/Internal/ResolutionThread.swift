@@ -56,24 +56,24 @@ package enum ResolutionThread {
     /// A top-level call made while `outer` runs on this thread.
     @inline(never)
     fileprivate static func runNested<Result>(
-        in outer: Resolution, source: any ResolutionSource, _ body: (Resolution) throws -> Result
+        in outer: Resolution, source: any ResolutionSource, environment: () -> ResolutionEnvironment,
+        _ body: (Resolution) throws -> Result
     ) throws -> Result {
         if outer.source === source { return try body(outer) }
-        var observer = source.makeObserver()
+        var environment = environment()
         if let outerObserver = outer.observer, let entry = outer.state.steps.last {
             // A factory bypassing its resolver: its observer hears which key, from the call's
             // first step, unless the captured source observes the call itself.
-            if observer == nil {
-                observer = ObserverReference(BypassWatcher { key in
-                    outerObserver.factory(of: entry, resolved: key, from: source)
-                })
+            if environment.observer == nil {
+                let watcher = BypassWatcher { key in outerObserver.factory(of: entry, resolved: key, from: source) }
+                environment = environment.observed(by: watcher)
             } else {
                 outerObserver.factory(of: entry, resolved: nil, from: source)
             }
         }
-        var nested = Resolution(borrowing: source, stackFloor: outer.state.stackFloor)
+        var nested = Resolution(stackFloor: outer.state.stackFloor)
+        nested.begin(in: environment)
         nested.continueResolution(outer)
-        nested.state.observer = observer
         ResolutionSlot.point(at: nested)
         defer {
             ResolutionSlot.point(at: outer)
@@ -114,25 +114,30 @@ package enum ResolutionThread {
 
 extension Resolution {
     /// Runs a synchronous top-level call from `source` on this thread, the one way every
-    /// synchronous call starts: in the running resolution or one below it if there is one, else
-    /// on the thread's idle resolution. `prepare` sets a fresh resolution up for the call (with
-    /// ``prepare(observer:)`` or `read(taking:cache:)`); by default, the resolution takes the
-    /// source's observer. A call that continues the running one skips it.
+    /// synchronous call starts: in the resolution running on the thread if it resolves from the
+    /// same source; else in `environment` (by default the one the source makes), in a resolution
+    /// below the running one, or in the thread's idle one. A call that starts on an idle thread
+    /// puts `graph`'s objects, if any, in its `.graph` instances first.
     @inline(__always)
     package static func run<Result>(
-        source: any ResolutionSource, prepare: (Resolution) -> Void = { $0.observeItsSource() },
+        from source: any ResolutionSource,
+        in environment: @autoclosure () -> ResolutionEnvironment? = nil,
+        sharing graph: SharedGraph? = nil,
         _ body: (Resolution) throws -> Result
     ) throws -> Result {
+        func made() -> ResolutionEnvironment { environment() ?? source.makeEnvironment() }
         let resolution: Resolution
         if let held = ResolutionSlot.current {
-            if _slowPath(held.state.isActive) { return try ResolutionThread.runNested(in: held, source: source, body) }
+            if _slowPath(held.state.isActive) {
+                return try ResolutionThread.runNested(in: held, source: source, environment: made, body)
+            }
             resolution = held
         } else {
-            resolution = Resolution(borrowing: source)
+            resolution = Resolution()
             ResolutionSlot.point(at: resolution)
         }
-        resolution.begin(from: source)
-        prepare(resolution)
+        resolution.begin(in: made())
+        if let graph { graph.seed(resolution) }
         // The frame's reference is handed on (`consume`), so that at the end it is the only one
         // unless a resolver escaped: a copy left here would make every call look escaped. The
         // result is returned where it was made (assigned to a variable declared before the `do`,
@@ -155,23 +160,5 @@ extension Resolution {
                 throw error
             }
         }
-    }
-
-    /// Starts the call with the observer its source makes, if any.
-    func observeItsSource() {
-        state.observer = source.makeObserver()
-    }
-
-    /// Hands the resolution, before it starts, the observer of its steps (a test container's
-    /// recorder), in whose registry and cache it looks plain keys up first. It holds the observer
-    /// and registry until the call ends, and the observer holds its cache: the caller need keep
-    /// nothing alive.
-    package func prepare(observer: consuming ObserverReference) {
-        var registry = observer.registry
-        guard registry != nil, let cache = observer.cache else {
-            preconditionFailure("a prepared resolution's observer must give its registry and cache")
-        }
-        read(taking: &registry, cache: cache)
-        state.observer = consume observer  // moved in: a copy is a retain and a release
     }
 }

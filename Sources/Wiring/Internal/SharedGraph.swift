@@ -60,12 +60,6 @@ extension Resolution {
 extension ResolutionSource {
     /// Resolves `key` in a new top-level call that starts with `graph`'s objects.
     package func resolveTopLevel<Service>(_ key: ServiceKey, as serviceType: Service.Type, sharing graph: SharedGraph) throws -> Service {
-        try Resolution.run(
-            source: self,
-            prepare: { resolution in
-                resolution.state.observer = makeObserver()
-                graph.seed(resolution)
-            }
-        ) { try $0.resolve(key, as: serviceType, found: nil) }
+        try Resolution.run(from: self, sharing: graph) { try $0.resolve(key, as: serviceType, found: nil) }
     }
 }

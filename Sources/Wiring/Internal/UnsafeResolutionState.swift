@@ -12,8 +12,7 @@ package class UnsafeResolutionState {
     /// This resolution as its factories' resolver: retained by `lend(_:)`, released in `deinit`.
     @exclusivity(unchecked) private final var lent: Unmanaged<LentResolver>?
 
-    init(source: any ResolutionSource, stackFloor: UInt) {
-        callSource = source
+    init(stackFloor: UInt) {
         state = ResolutionState(stackFloor: stackFloor)
     }
 
@@ -45,18 +44,13 @@ package class UnsafeResolutionState {
         }
     }
 
-    /// Starts a top-level call from `source`.
-    final func begin(from source: any ResolutionSource) {
-        callSource = source
+    /// Starts a top-level call in `environment`, held until the call ends (see `Resolution.reset`).
+    final func begin(in environment: consuming ResolutionEnvironment) {
+        callSource = environment.source
+        state.registry = environment.registry
+        state.directCache = environment.store
+        state.observer = environment.observer
         state.isActive = true
-    }
-
-    /// Starts a call that looks plain keys up in `registry` first (taking the caller's reference),
-    /// their instances in `cache`.
-    final func read(taking registry: inout Registry?, cache: any InstanceCache) {
-        guard let taken = registry.take() else { preconditionFailure("a call reads the registry its caller looked up") }
-        state.registry = consume taken
-        state.directCache = cache
     }
 }
 

@@ -90,7 +90,7 @@ final class ScopeProbe: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    func makeObserver() -> ObserverReference? { nil }
+    func makeEnvironment() -> ResolutionEnvironment { ResolutionEnvironment(source: self) }
 
     func resetKeptInstances(of scope: Scope) {
         resetScope(scope)

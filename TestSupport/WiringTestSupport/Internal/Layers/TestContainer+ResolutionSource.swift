@@ -24,9 +24,9 @@ extension TestContainer: ResolutionSource {
     /// the lookup is made.
     package var implicitCache: any InstanceCache { layers.snapshot() }
 
-    /// A recorder for a resolution that sets itself up: every resolution here is recorded.
-    package func makeObserver() -> ObserverReference? {
-        traces.makeObserver()
+    /// What a resolution here resolves in: the layers as they are now, every resolution recorded.
+    package func makeEnvironment() -> ResolutionEnvironment {
+        traces.makeEnvironment(for: self)
     }
 
     /// What a `ScopeResetter` this test container handed out resets: as ``resetScope(_:)``.

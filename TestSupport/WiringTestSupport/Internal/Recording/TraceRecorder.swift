@@ -9,10 +9,7 @@ import Wiring
 /// Recorders are kept and reused by their ``TraceStore``, so recording allocates nothing once
 /// warm. A recorder is also the cache of the resolution it follows: it forwards to the layers
 /// that resolution began with, and the resolution holds it until its call ends.
-final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
-    // Unchecked: `reference` changes only in `init` and in `detach()`, which the store calls as
-    // its test container goes away, when no resolution can be using the recorder.
-
+final class TraceRecorder: ResolutionObserver, Sendable {
     /// The steps of the resolution, in the order they began. Recorded by the resolution's
     /// thread, then read by the store under the layer stack's lock, which also hands the
     /// recorder on to the next resolution.
@@ -27,9 +24,6 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
     /// reference costs an atomic operation on each use); the store holds its recorders in turn,
     /// until its test container goes away and ``TraceStore/close()`` lets go of them.
     private let store: TraceStore
-    /// This recorder as a resolution holds it. It holds the recorder in turn, until the store
-    /// lets go of it with ``detach()``.
-    private var reference: ObserverReference?
     /// The steps of the resolution that found their kept instance stale and made it again, and
     /// why, by step; written by the resolution's thread, taken when it ends.
 
@@ -39,7 +33,6 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         self.store = store
         self.snapshot = snapshot
         self.test = test
-        reference = ObserverReference(self, registry: snapshot.registry, cache: self)
     }
 
     /// Whether this recorder may record a resolution that begins with `snapshot`, made by
@@ -65,21 +58,11 @@ final class TraceRecorder: ResolutionObserver, @unchecked Sendable {
         log.takeRemade()
     }
 
-    /// Breaks the cycle between this recorder and its reference, once no resolution will use it.
-    func detach() {
-        reference = nil
-    }
-
-    /// This recorder as a resolution calls it.
-    var observerReference: ObserverReference {
-        guard let reference else { preconditionFailure("a recorder was used after its trace store let go of it") }
-        return reference
-    }
-
-    /// Hands `resolution` this recorder as its observer and its cache, with the snapshot's
-    /// registry to look plain keys up in first; the resolution holds them until its call ends.
-    func prepare(_ resolution: Resolution) {
-        resolution.prepare(observer: observerReference)
+    /// What a resolution from `source` that this recorder follows resolves in: the snapshot's
+    /// registry, looked up first, with this recorder as the store of its instances and the
+    /// observer of its steps.
+    func environment(for source: any ResolutionSource) -> ResolutionEnvironment {
+        ResolutionEnvironment(source: source, registry: snapshot.registry, store: self, observer: self)
     }
 
     /// Moves what this recorder recorded into `history` (see

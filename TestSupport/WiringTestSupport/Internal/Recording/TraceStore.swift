@@ -18,11 +18,13 @@ final class TraceStore: Sendable {
         self.layers = layers
     }
 
-    /// Lets go of every recorder, as the test container goes away: each holds this store, and
-    /// its observer reference holds it. No resolution runs then (its caller would hold the
-    /// test container), and a recorder that finishes later is let go of too.
+    /// Lets go of every recorder, as the test container goes away: each holds this store. No
+    /// resolution runs then (its caller would hold the test container), and a recorder that
+    /// finishes later is let go of too.
     func close() {
-        for recorder in layers.withRecorders({ $0.close() }) { recorder.detach() }
+        let recorders = layers.withRecorders { $0.close() }
+        // Released here, outside the lock: they may hold the last references to registrations.
+        withExtendedLifetime(recorders) {}
     }
 
     /// The fakes whose use recorders note.
@@ -36,17 +38,11 @@ final class TraceStore: Sendable {
 
     // MARK: Recording
 
-    /// Sets a resolution starting now up to look up in the layers as they are now and to be
-    /// recorded, by a recorder it holds until it ends (when
-    /// ``finished(_:isEmpty:hasStoredScopes:)`` takes it back).
-    func prepare(_ resolution: Resolution) {
-        takeRecorder().prepare(resolution)
-    }
-
-    /// A recorder for a resolution that sets itself up (one nested in another, or an async one),
-    /// as that resolution holds it.
-    func makeObserver() -> ObserverReference {
-        takeRecorder().observerReference
+    /// What a resolution from `source` starting now resolves in: the layers as they are now,
+    /// recorded by a recorder it holds until it ends (when
+    /// ``finished(_:isEmpty:hasStoredScopes:madeOnly:)`` takes it back).
+    func makeEnvironment(for source: any ResolutionSource) -> ResolutionEnvironment {
+        takeRecorder().environment(for: source)
     }
 
     /// An idle recorder for a resolution starting now, with the layers it sees and for the test
@@ -77,7 +73,7 @@ final class TraceStore: Sendable {
         }
         // Let go of here, outside the lock: it may hold the last references to registrations,
         // whose release runs code.
-        outdated?.detach()
+        withExtendedLifetime(outdated) {}
         guard let current else { preconditionFailure("no snapshot for a new recorder") }
         let recorder = TraceRecorder(store: self, snapshot: current, test: test)
         recorder.log.collectsMadeObjects = tracksMadeObjects
@@ -104,10 +100,10 @@ final class TraceStore: Sendable {
             layers.provenance.record(from: recorder.log, snapshot: recorder.snapshot)
             remade = recorder.takeRemade()
         }
-        let isKept = layers.withRecorders {
+        // One the pool does not keep is let go of by the caller, outside the lock.
+        _ = layers.withRecorders {
             $0.giveBack(recorder, isEmpty: isEmpty, remade: remade, madeOnly: madeOnly)
         }
-        if !isKept { recorder.detach() }
     }
 
     // MARK: Reading
@@ -135,7 +131,7 @@ final class TraceStore: Sendable {
             for recorder in recorders { recorder.noteCoverage(into: &history) }
             return (history.coverage, recorders)
         }
-        for recorder in recorders { recorder.detach() }
+        withExtendedLifetime(recorders) {}  // let go of outside the lock
         return coverage
     }
 
@@ -180,8 +176,6 @@ final class TraceStore: Sendable {
     /// Makes replayed recorders ready for the next resolutions.
     private func reuse(_ recorders: [TraceRecorder]) {
         guard !recorders.isEmpty else { return }
-        if !layers.withRecorders({ $0.reuse(recorders) }) {
-            for recorder in recorders { recorder.detach() }
-        }
+        _ = layers.withRecorders { $0.reuse(recorders) }
     }
 }

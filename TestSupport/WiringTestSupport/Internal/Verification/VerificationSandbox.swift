@@ -327,8 +327,8 @@ final class VerificationSandbox: ResolutionSource {
 
     var implicitCache: any InstanceCache { instances }
 
-    func makeObserver() -> ObserverReference? {
-        ObserverReference(VerificationObserver(sandbox: self))
+    func makeEnvironment() -> ResolutionEnvironment {
+        ResolutionEnvironment(source: self, observer: VerificationObserver(sandbox: self))
     }
 
     /// A factory's `ScopeResetter` resets the sandbox's own instances: the check leaves the

@@ -1,0 +1,38 @@
+/// What one top-level call resolves in: where it starts, where its plain keys are looked up
+/// first and their kept instances live, and who follows its steps. Its source builds one per
+/// call (``ResolutionSource/makeEnvironment()``) and hands it to `Resolution.run(in:)` (or
+/// `runAsync(in:)`), the only ways a call starts; the resolution holds it strongly until the
+/// call ends. Nested resolves, `Provider`s, `Lazy`s, async turns and child containers continue it.
+package struct ResolutionEnvironment {
+    /// The container (or test container, or other source) the call resolves from.
+    package let source: any ResolutionSource
+    /// The registry plain keys are looked up in first, as the source's own registrations are
+    /// for this call; `nil` when every lookup goes through the source.
+    package let registry: Registry?
+    /// Where the instances of entries found in `registry` are kept; given with `registry`.
+    package let store: (any InstanceCache)?
+    /// What follows the call's steps, such as a test container's recorder; `nil` for a plain
+    /// container, where the steps cost nothing more.
+    package let observer: (any ResolutionObserver)?
+
+    /// - Parameters:
+    ///   - source: Where the call resolves from.
+    ///   - registry: The registry plain keys are looked up in first, if any.
+    ///   - store: Where the instances of `registry`'s entries live; given with `registry`.
+    ///   - observer: What follows the steps, if anything.
+    package init(
+        source: any ResolutionSource, registry: Registry? = nil, store: (any InstanceCache)? = nil,
+        observer: (any ResolutionObserver)? = nil
+    ) {
+        precondition((registry == nil) == (store == nil), "an environment's registry comes with the store of its instances")
+        self.source = source
+        self.registry = registry
+        self.store = store
+        self.observer = observer
+    }
+
+    /// This environment, its steps followed by `observer` instead.
+    func observed(by observer: any ResolutionObserver) -> ResolutionEnvironment {
+        ResolutionEnvironment(source: source, registry: registry, store: store, observer: observer)
+    }
+}

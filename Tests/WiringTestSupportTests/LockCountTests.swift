@@ -1,0 +1,71 @@
+import Testing
+import Wiring
+import WiringTestSupport
+
+/// How many locks a recorded resolve takes: each is a point where threads meet, and the count
+/// is the shape of the path (debug builds count them; release builds take the same locks).
+@Suite struct LockCountTests {
+    final class Network: Sendable {
+        let label: String
+        init(_ label: String) { self.label = label }
+    }
+
+    final class Service: Sendable {
+        let network: Network
+        init(network: Network) { self.network = network }
+    }
+
+    #if DEBUG
+    /// A service whose dependency a pushed layer overrides, resolved through a recording test
+    /// container (after a first resolve, so that the recorder pool is warm): at most four.
+    @Test func aRecordedResolveOfAServiceWithAnOverriddenDependencyTakesAtMostFourLocks() throws {
+        let base = Container()
+        base.register(Network.self) { _ in Network("live") }
+        base.register(Service.self) { resolver in Service(network: try resolver.resolve()) }
+        let test = TestContainer(base: base)
+        test.pushLayer("offline")
+        test.override(Network.self) { _ in Network("offline") }
+        _ = try test.resolve(Service.self)
+
+        var service: Service?
+        let locks = try LockAcquisitions.counting { service = try test.resolve(Service.self) }
+
+        #expect(service?.network.label == "offline")
+        #expect(locks.count <= 4, "a recorded resolve took \(locks.count) locks: \(locks)")
+        _ = test.popLayer()
+    }
+
+    /// The same with both kept for the container: the second recorded resolve finds the
+    /// service the first made with the override (the layer's own instance), which takes one
+    /// lock more, the layer store's and the record of what its instance was made with.
+    @Test func aRecordedResolveOfAKeptServiceTakesAtMostFiveLocks() throws {
+        let base = Container()
+        base.register(Network.self) { _ in Network("live") }.scope(.container)
+        base.register(Service.self) { resolver in Service(network: try resolver.resolve()) }.scope(.container)
+        let test = TestContainer(base: base)
+        test.pushLayer("offline")
+        test.override(Network.self) { _ in Network("offline") }.scope(.container)
+        _ = try test.resolve(Service.self)
+
+        var service: Service?
+        let locks = try LockAcquisitions.counting { service = try test.resolve(Service.self) }
+
+        #expect(service?.network.label == "offline")
+        #expect(locks.count <= 5, "a recorded resolve took \(locks.count) locks: \(locks)")
+        _ = test.popLayer()
+    }
+
+    /// A plain container's resolve of the same graph takes one: the container's, for the entry
+    /// and its published registry.
+    @Test func aPlainResolveTakesOneLock() throws {
+        let container = Container()
+        container.register(Network.self) { _ in Network("live") }
+        container.register(Service.self) { resolver in Service(network: try resolver.resolve()) }
+        _ = try container.resolve(Service.self)
+
+        let locks = try LockAcquisitions.counting { _ = try container.resolve(Service.self) }
+
+        #expect(locks.count == 1, "\(locks)")
+    }
+    #endif
+}
