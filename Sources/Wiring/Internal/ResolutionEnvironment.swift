@@ -1,6 +1,6 @@
 /// What one top-level call resolves in: where it starts, where its plain keys are looked up
 /// first and their kept instances live, and who follows its steps. Its source builds one per
-/// call (``ResolutionSource/makeEnvironment()``) and hands it to `Resolution.run(in:)` (or
+/// call (``ResolutionSource/makeEnvironment()``) and hands it to `Resolution.run(from:in:sharing:_:)` (or
 /// `runAsync(in:)`), the only ways a call starts; the resolution holds it strongly until the
 /// call ends. Nested resolves, `Provider`s, `Lazy`s, async turns and child containers continue it.
 package struct ResolutionEnvironment {

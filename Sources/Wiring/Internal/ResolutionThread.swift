@@ -125,7 +125,10 @@ extension Resolution {
         sharing graph: SharedGraph? = nil,
         _ body: (Resolution) throws -> Result
     ) throws -> Result {
-        func made() -> ResolutionEnvironment { environment() ?? source.makeEnvironment() }
+        func made() -> ResolutionEnvironment {
+            if let given = environment() { return given }
+            return source.makeEnvironment()
+        }
         let resolution: Resolution
         if let held = ResolutionSlot.current {
             if _slowPath(held.state.isActive) {
