@@ -49,6 +49,7 @@ extension Container {
     /// - Returns: The registration. Its scope is `.transient`: a shared instance would ignore
     ///   the arguments of later calls.
     @discardableResult
+    @inlinable
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String? = nil,
@@ -65,21 +66,28 @@ extension Container {
                 return try factory(resolver, repeat each none)
             }
         }
-        // Reads the arguments as the tuple the key's argument types make.
-        return register(key, arguments: (repeat each Argument).self, file: file, line: line) { resolver, arguments in
-            try factory(resolver, repeat each arguments.read(as: (repeat each Argument).self))
+        // Made where the argument types are known, so that spreading the tuple costs what a
+        // hand-written call does; the engine hands it the tuple.
+        let tuple = (repeat each Argument).self
+        return register(key, arguments: tuple, tuple: tuple, file: file, line: line) { resolver, arguments in
+            try factory(resolver, repeat each arguments)
         }
     }
 
-    /// Registers a factory that reads its runtime arguments from a tuple of the key's argument types.
-    package func register<Service, each Argument>(
-        _ key: ServiceKey, arguments: (repeat each Argument).Type, file: StaticString, line: UInt,
-        factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
+    /// Registers a factory that takes its runtime arguments as one tuple of the key's argument
+    /// types: `tuple` is `(repeat each Argument)`, named as one type for the factory's sake.
+    @usableFromInline
+    package func register<Service, Arguments, each Argument>(
+        _ key: ServiceKey, arguments: (repeat each Argument).Type, tuple: Arguments.Type, file: StaticString, line: UInt,
+        factory: @escaping @Sendable (any Resolver, Arguments) throws -> Service
     ) -> Registration<Service> {
         add(
             ArgumentFactoryEntry(
                 key: key, site: RegistrationSite(file, line), options: .init(scope: .transient),
-                arguments: ArgumentAccess(arguments), factory: factory))
+                arguments: ArgumentAccess(arguments)
+            ) { resolver, passed in
+                try factory(resolver, passed.read(as: Arguments.self))
+            })
     }
 
     /// Registers a ready-made instance, shared like a `.container` singleton.

@@ -17,7 +17,7 @@ package final class Registry: @unchecked Sendable {
 
     /// The registration without runtime arguments of a type and a name; this registry holds it.
     package func entry(for type: any Any.Type, name: String?) -> RegistrationEntry? {
-        storage.entry(for: type, name: name)
+        name == nil ? storage.plainEntry(for: ObjectIdentifier(type)) : storage.entry(for: type, name: name)
     }
 }
 

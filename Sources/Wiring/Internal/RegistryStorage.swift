@@ -10,6 +10,11 @@ package struct RegistryStorage {
     /// Every key, in registration order.
     package private(set) var order: [ServiceKey] = []
 
+    /// The unnamed registration of a type that takes no runtime arguments: the usual lookup.
+    package func plainEntry(for type: ObjectIdentifier) -> RegistrationEntry? {
+        unnamed[TypeTableKey(type: type, arguments: NoArguments.self)]
+    }
+
     /// The registration for a type, a name and the types of runtime arguments (by default none).
     package func entry(
         for type: any Any.Type, name: String?, arguments: any ArgumentList.Type = NoArguments.self
@@ -26,7 +31,11 @@ package struct RegistryStorage {
     /// Stores `entry` under its key, returning the entry it replaces.
     package mutating func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
         let previous = keyed.updateValue(entry, forKey: entry.key)
-        if entry.key.name == nil { unnamed[TypeTableKey(entry.key)] = entry } else { named[TypeTableKey(entry.key)] = entry }
+        if entry.key.name == nil {
+            unnamed[TypeTableKey(entry.key)] = entry
+        } else {
+            named[TypeTableKey(entry.key)] = entry
+        }
         if let previous, previous.id != entry.id { order.removeAll { $0 == entry.key } }
         if previous?.id != entry.id { order.append(entry.key) }
         return previous
