@@ -1,6 +1,10 @@
 /// One registration as the container stores it. Entries never change: a change of options
 /// (`.scope(_:)`, `.initCompleted`) replaces the entry with an updated copy under the same `id`.
 package class RegistrationEntry: @unchecked Sendable {
+    /// The type the entry's factory makes: `Service` for a `TypedEntry<Service>`, which every
+    /// entry is.
+    package var madeType: any Any.Type { Never.self }
+
     package typealias Hook = @Sendable (any Resolver, Any) throws -> Void
 
     /// What `.scope(_:)`, `.initCompleted`, `.eager()` and autowiring set.
@@ -182,6 +186,8 @@ package class RegistrationEntry: @unchecked Sendable {
 /// `UnsafeResolutionState.make(_:in:as:)`), so a step calls its factory through a virtual method that
 /// needs no generic metadata at run time.
 package class TypedEntry<Service>: RegistrationEntry, @unchecked Sendable {
+    override package var madeType: any Any.Type { Service.self }
+
     /// Runs the factory with `resolver`, the resolution's (and the resolution's pending runtime
     /// arguments, if the registration takes any).
     package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {
