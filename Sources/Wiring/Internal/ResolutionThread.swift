@@ -42,15 +42,12 @@ package enum ResolutionThread {
         var resolution = consume taken
         resolution.state.isActive = false
         resolution.endObserving()
-        assert(ResolutionSlot.holds(resolution), "a thread's call ends on the thread's own resolution")
-        // Only the slot's reference and this frame's remain unless a resolver escaped.
-        ResolutionSlot.point(at: nil)
-        guard isKnownUniquelyReferenced(&resolution) else {
+        guard ResolutionSlot.holdsOnly(&resolution) else {
+            ResolutionSlot.point(at: nil)
             resolution.endForEscapedResolvers()
             return
         }
         resolution.reset()
-        ResolutionSlot.point(at: resolution)
     }
 
     /// A top-level call made while `outer` runs on this thread.

@@ -125,6 +125,17 @@ enum ResolutionSlot {
         return Unmanaged<Resolution>.fromOpaque(held)._withUnsafeGuaranteedRef { $0.state.isActive }
     }
 
+    /// Whether nothing but the slot and `resolution` (a variable of the caller's that refers to
+    /// what the slot points at) holds that resolution: whether a resolver of it escaped.
+    static func holdsOnly(_ resolution: inout Resolution) -> Bool {
+        precondition(holds(resolution), "only the slot's resolution is asked whether it escaped")
+        // The slot's reference is given back for the check and taken again: `resolution` keeps
+        // the object alive meanwhile.
+        Unmanaged.passUnretained(resolution).release()
+        defer { _ = Unmanaged.passUnretained(resolution).retain() }
+        return isKnownUniquelyReferenced(&resolution)
+    }
+
     /// Whether the slot points at `resolution`; `key` is the ``currentKey``.
     static func holds(_ resolution: Resolution, key: Key = currentKey) -> Bool {
         pthread_getspecific(key.raw) == Unmanaged.passUnretained(resolution).toOpaque()
