@@ -21,7 +21,7 @@ extension Container {
         var failures: [ResolutionError] = []
         for found in visibleRegistrations(includingParents: false) where found.entry.options.isEager {
             do {
-                _ = try withResolution { try found.entry.resolveErased(in: $0, found: found) }
+                _ = try resolveErased(found)
             } catch let error as ResolutionError {
                 failures.append(error)
             } catch {

@@ -315,7 +315,7 @@ public final class TestContainer: Resolver, Sendable {
 
     /// Resolves through the layers, then the base, then the fakes, recording the resolution.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try Resolution.run(from: self) { try $0.resolve(serviceType, name: name) }
+        try resolveTopLevel(serviceType, name: name)
     }
 
     /// Resolves a registration that takes runtime arguments, as ``resolve(_:name:)`` does.

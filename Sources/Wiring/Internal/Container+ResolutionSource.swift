@@ -7,11 +7,11 @@ package protocol RegistrationObserver: AnyObject, Sendable {
 }
 
 extension Container: ResolutionSource {
-    package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+    package func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
         var container = self
         var level = 0
         while true {
-            let registry = resolution?.registry(at: level) { container.registry } ?? container.registry
+            let registry = call?.registry(at: level) { container.registry } ?? container.registry
             if let entry = registry[key] {
                 return Lookup(entry: entry, cache: container)
             }

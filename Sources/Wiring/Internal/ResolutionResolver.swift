@@ -51,8 +51,19 @@ extension ResolutionSource {
         try Resolution.run(from: self) { try $0.resolveAllInPlace(serviceType) }
     }
 
-    /// Runs `body` with a resolution of its own, as a top-level call does.
-    package func withResolution<Result>(_ body: (Resolution) throws -> Result) throws -> Result {
-        try Resolution.run(from: self, body)
+    /// Resolves a type by name in a new top-level call from this source.
+    package func resolveTopLevel<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try Resolution.run(from: self) { try $0.resolve(serviceType, name: name) }
+    }
+
+    /// Runs `body` with the resolver of a new top-level call from this source: what it resolves
+    /// shares one path and one set of `.graph` instances.
+    package func withResolver<Result>(_ body: (any Resolver) throws -> Result) throws -> Result {
+        try Resolution.run(from: self) { try body($0.resolver) }
+    }
+
+    /// Resolves what `found` registers, as its own type, in a new top-level call from this source.
+    package func resolveErased(_ found: Lookup) throws -> Any {
+        try Resolution.run(from: self) { try found.entry.resolveErased(in: $0, found: found) }
     }
 }

@@ -53,10 +53,7 @@ final class ScopeProbe: ResolutionSource {
     /// Resolves a service twice inside one top-level resolution, as two dependencies of the
     /// same object would be.
     func resolveTwiceInOneResolution<Service>(_ resolve: (any Resolver) throws -> Service) throws -> (Service, Service) {
-        try withResolution { resolution in
-            let resolver = resolution.resolver
-            return (try resolve(resolver), try resolve(resolver))
-        }
+        try withResolver { resolver in (try resolve(resolver), try resolve(resolver)) }
     }
 
     /// Resolves a service with `await` twice inside one top-level resolution, as two awaited
@@ -74,7 +71,7 @@ final class ScopeProbe: ResolutionSource {
 
     // MARK: ResolutionSource
 
-    func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
         if let parent { return parent.lookup(key, in: nil) }
         if let found = own.lookup(key, in: nil) { return Lookup(entry: found.entry, cache: instances, origin: found.origin) }
         guard let found = source.lookup(key, in: nil) else { return nil }

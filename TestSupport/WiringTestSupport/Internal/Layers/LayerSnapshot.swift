@@ -71,14 +71,14 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// The registration a resolution uses for `key`: the topmost override, else the base's
     /// (as `resolution` first saw it), else a fake; its instances kept in `cache` (these layers,
     /// or the recorder that keeps them in these layers for a recorded resolution).
-    func lookup(_ key: ServiceKey, base: Container, in resolution: Resolution?, cache: (any InstanceCache)? = nil) -> Lookup? {
+    func lookup(_ key: ServiceKey, base: Container, in call: (any ResolutionCall)?, cache: (any InstanceCache)? = nil) -> Lookup? {
         let cache = cache ?? self
         for layer in overrides {
             if let entry = layer.registry[key] {
                 return Lookup(entry: entry, cache: cache, origin: layer.origin)
             }
         }
-        if let found = base.lookup(key, in: resolution) {
+        if let found = base.lookup(key, in: call) {
             guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: cache) }
             if let fake = fakes?[key] { return Lookup(entry: fake, cache: cache, origin: Self.fakeOrigin) }
             return Lookup(entry: Refusal.liveOnly(found.entry, noting: layers.last?.warningLog), cache: cache)

@@ -342,8 +342,8 @@ final class LayerStack: Sendable {
     // MARK: Looking up
 
     /// The registration a resolution starting now would use for `key`, and where it lives.
-    func lookup(_ key: ServiceKey, in resolution: Resolution? = nil) -> Lookup? {
-        snapshot().lookup(key, base: base, in: resolution)
+    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)? = nil) -> Lookup? {
+        snapshot().lookup(key, base: base, in: call)
     }
 
     /// The name of the layer `found` came from; `nil` for the base.

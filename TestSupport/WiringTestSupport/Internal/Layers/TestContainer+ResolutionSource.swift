@@ -3,16 +3,17 @@ import Wiring
 /// How the core resolves through a test container: it looks up in the layers, keeps instances
 /// in them, and has every top-level resolution recorded.
 extension TestContainer: ResolutionSource {
-    /// The registration for `key`: in the layers `resolution` began with, if it is one of this
-    /// test container's; else in the layers as they are now.
-    package func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+    /// The registration for `key`: in the layers `call` began with, if it is one of this test
+    /// container's (its store is then the recorder that holds them); else in the layers as they
+    /// are now.
+    package func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
         // A resolution of this test container looks up in the layers it began with, and keeps
         // instances through its recorder, which notes why a kept one is made again: every
         // lookup then does, as the plain keys the resolution reads directly do.
-        if let resolution, resolution.source === self, let recorder = resolution.observer as? TraceRecorder {
-            return recorder.snapshot.lookup(key, base: base, in: resolution, cache: recorder)
+        if let call, call.source === self, let recorder = call.store as? TraceRecorder {
+            return recorder.snapshot.lookup(key, base: base, in: call, cache: recorder)
         }
-        return layers.lookup(key, in: resolution)
+        return layers.lookup(key, in: call)
     }
 
     /// Every registration of the base and the layers, each key once, where its topmost one sits.

@@ -97,7 +97,7 @@ final class VerificationSandbox: ResolutionSource {
             if let sample {
                 try sample(self)
             } else if let found = lookup(key, in: nil) {
-                _ = try withResolution { try found.entry.resolveErased(in: $0, found: found) }
+                _ = try resolveErased(found)
             }
         } catch {
             failure = error
@@ -309,12 +309,12 @@ final class VerificationSandbox: ResolutionSource {
 
     // MARK: ResolutionSource
 
-    func lookup(_ key: ServiceKey, in resolution: Resolution?) -> Lookup? {
+    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
         if let position = positions[key] {
             return Lookup(entry: built.withLock { $0[position] }, cache: instances, origin: position + 1)
         }
         // Fakes (and anything registered since the check began), as the test container finds them.
-        guard let found = test.lookup(key, in: resolution) else { return nil }
+        guard let found = test.lookup(key, in: call) else { return nil }
         let isFake = test.fakes.registry[key] === found.entry
         return Lookup(entry: found.entry, cache: instances, origin: isFake ? Self.fakeOrigin : 0)
     }
