@@ -65,14 +65,28 @@ public final class TestContainer: Resolver, Sendable {
 
     // MARK: Registering and overriding
 
-    /// Adds a registration to the test container itself, below every layer. As with
-    /// `override`, the factory need not be `@Sendable`.
+    /// Adds a registration to the test container itself, in its own bottom layer, as the app
+    /// would register in its container: the way to add a registration the app lacks, such as a
+    /// service only the test resolves. A double for something the app registers is an
+    /// `override` instead, which goes into the top layer,
+    /// keeps the scope of what it replaces, and says when it replaces nothing.
     ///
-    /// Deprecated: a double goes in through `override`, one way for the test container, a layer
-    /// and the trait. An override of a key the app does not register is an
-    /// `override-of-unregistered` finding; a default for such a key is a fake
-    /// (`fakes.register`).
-    @available(*, deprecated, renamed: "override", message: "install doubles with override; a key the app does not register takes a fake: fakes.register")
+    /// ```swift
+    /// test.register(ReportPrinter.self) { r in try ReportPrinter(clock: r.resolve()) }  // the app has none
+    /// test.override(Network.self) { _ in FakeNetwork() }                                // the app has one
+    /// ```
+    ///
+    /// A convenience, not a second mechanism: it is an override in the bottom layer (named
+    /// `"test"` in traces), which does not note `override-of-unregistered` when the base has no
+    /// such key, and which popping a layer never removes. As with `override`, the factory need
+    /// not be `@Sendable`.
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: The registration's name, if any.
+    ///   - factory: Makes the service.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    ///   - isolation: Where the factory runs: the caller's isolation, by default; leave the default.
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
@@ -87,10 +101,9 @@ public final class TestContainer: Resolver, Sendable {
         }
     }
 
-    /// Adds a registration that takes runtime arguments to the test container itself.
-    ///
-    /// Deprecated: a double goes in through `override`, which takes runtime arguments too.
-    @available(*, deprecated, renamed: "override", message: "install doubles with override, which takes runtime arguments too")
+    /// Adds a registration that takes runtime arguments to the test container itself, in its own
+    /// bottom layer, as `register` without arguments does: for a registration the app lacks; a
+    /// double for one it has is an `override`, which takes runtime arguments too.
     @discardableResult
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -273,8 +286,11 @@ public final class TestContainer: Resolver, Sendable {
         return popped
     }
 
-    /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last).
-    public var layerNames: [String] {
+    /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last):
+    /// for WiringXCTest's teardown, which pops what a test left pushed. A test reads its layers
+    /// in ``trace`` and ``explain(_:name:arguments:)``, and a layer left pushed is an `unbalanced-push`
+    /// finding.
+    package var layerNames: [String] {
         layers.activeLayers.dropLast().reversed().map(\.name)
     }
 
@@ -337,19 +353,23 @@ public final class TestContainer: Resolver, Sendable {
     // `test.async` is every resolver's `async` (`Resolver.async`): a test container is a
     // resolution source, so its async resolves go through the layers and are recorded.
 
-    /// Drops the instances the test container keeps for a scope, in every layer.
-    public func resetScope(_ scope: Scope) {
-        layers.resetScope(scope)
-    }
-
-    /// Drops the instance the test container keeps for one registration in `scope`, in every
-    /// layer, as `Container.resetScope(_:only:)` does: the next resolution of `key` makes a new
-    /// one, and the scope's other instances stay. The base container is never touched.
+    /// Drops the instances the test container keeps for a scope, in every layer, as the same
+    /// reset on the base would; with `only`, just the instance of that one registration, as
+    /// `Container.resetScope(_:only:)` does: the next resolution of `key` makes a new one, and
+    /// the scope's other instances stay. The base container is never touched.
     ///
     /// ```swift
-    /// test.resetScope(.session, only: ServiceKey(Session.self))
+    /// test.resetScope(.session)                                   // every instance of the scope
+    /// test.resetScope(.session, only: ServiceKey(Session.self))   // the Session only
     /// ```
-    public func resetScope(_ scope: Scope, only key: ServiceKey) {
-        layers.resetScope(scope, only: key)
+    /// - Parameters:
+    ///   - scope: The scope whose instances to drop.
+    ///   - key: The one registration whose instance to drop; `nil`, the default, for all of them.
+    public func resetScope(_ scope: Scope, only key: ServiceKey? = nil) {
+        if let key {
+            layers.resetScope(scope, only: key)
+        } else {
+            layers.resetScope(scope)
+        }
     }
 }
