@@ -73,37 +73,21 @@ public final class TestContainer: Resolver, Sendable {
     ///
     /// ```swift
     /// test.register(ReportPrinter.self) { r in try ReportPrinter(clock: r.resolve()) }  // the app has none
+    /// test.register(Greeting.self) { (_, name: String) in Greeting(name) }              // runtime arguments too
     /// test.override(Network.self) { _ in FakeNetwork() }                                // the app has one
     /// ```
     ///
     /// A convenience, not a second mechanism: it is an override in the bottom layer (named
     /// `"test"` in traces), which does not note `override-of-unregistered` when the base has no
     /// such key, and which popping a layer never removes. As with `override`, the factory need
-    /// not be `@Sendable`.
+    /// not be `@Sendable`; it takes runtime arguments after the resolver, or none.
     /// - Parameters:
     ///   - serviceType: The type to register.
     ///   - name: The registration's name, if any.
-    ///   - factory: Makes the service.
+    ///   - factory: Makes the service from the resolver and the runtime arguments, if any.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     ///   - isolation: Where the factory runs: the caller's isolation, by default; leave the default.
-    @discardableResult
-    public func register<Service>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        OverrideLayer.$isRegistering.withValue(true) {
-            layers.root.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
-        }
-    }
-
-    /// Adds a registration that takes runtime arguments to the test container itself, in its own
-    /// bottom layer, as `register` without arguments does: for a registration the app lacks; a
-    /// double for one it has is an `override`, which takes runtime arguments too.
     @discardableResult
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -140,34 +124,22 @@ public final class TestContainer: Resolver, Sendable {
     /// test.override(Database.self, name: "replica", factory: makeReplica)
     /// let spy = SpyNetwork()                       // a class the test keeps; need not be Sendable
     /// test.override(Network.self) { _ in spy }
+    /// test.override(Greeting.self) { (_, name: String) in FakeGreeting(name) }   // runtime arguments
     /// ```
     ///
     /// The factory need not be `@Sendable`: it may capture a double the test keeps and inspects
     /// afterwards. What the test takes on: resolutions run the factory, and use the double, on
     /// the thread or task that resolves; a double is used from the test's own tasks, so share it
-    /// across threads only if it is safe to.
+    /// across threads only if it is safe to. A factory that takes runtime arguments after the
+    /// resolver replaces the registration taking those arguments.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
-    ///   - factory: Makes the test double.
+    ///   - factory: Makes the test double from the resolver and the runtime arguments, if any.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     ///   - isolation: Where the factory runs: the caller's isolation, by default (a `@MainActor`
     ///     test's double runs only on the main actor); leave the default.
-    @discardableResult
-    public func override<Service>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        layers.topLayer.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
-    }
-
-    /// Replaces a registration that takes runtime arguments, in the top layer. As for an
-    /// override without arguments, the factory need not be `@Sendable`.
     @discardableResult
     public func override<Service, each Argument>(
         _ serviceType: Service.Type,
