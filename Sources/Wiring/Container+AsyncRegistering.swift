@@ -146,7 +146,6 @@ extension Container {
         return try MainActor.assumeIsolated { UncheckedSendable(try factory()) }.value
     }
 
-    /// Resolves with `await`, for async and main-actor factories:
-    /// `try await container.async.resolve(Database.self)`.
-    public var async: AsyncResolver { AsyncResolver(source: self) }
+    // `container.async` is every resolver's `async` (`Resolver.async`): a container is a
+    // resolution source, so it gives the same `AsyncResolver` this property used to.
 }

@@ -61,37 +61,27 @@ public final class OverrideLayer: Sendable {
     /// Replaces the registration of a type (and name) while this layer is in place, at every
     /// depth of every resolution, including inside factories registered in the base.
     ///
+    /// ```swift
+    /// try test.withOverrides({ layer in layer.override(Clock.self) { _ in FixedClock() } }) { … }
+    /// test.pushLayer("greeting").override(Greeting.self) { (_, name: String) in FakeGreeting(name) }
+    /// ```
+    ///
     /// The factory need not be `@Sendable`: it may capture a double the test keeps and inspects
     /// afterwards, such as a spy that is not `Sendable`. What the test takes on: resolutions run
     /// the factory, and use the double, on the thread or task that resolves; a double is used
-    /// from the test's own tasks, so share it across threads only if it is safe to.
+    /// from the test's own tasks, so share it across threads only if it is safe to. A factory
+    /// that takes runtime arguments after the resolver replaces the registration taking those
+    /// arguments.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
-    ///   - factory: Makes the test double.
+    ///   - factory: Makes the test double from the resolver and the runtime arguments, if any.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     ///   - isolation: Where the factory runs: the caller's isolation, by default (a `@MainActor`
     ///     test's double runs only on the main actor); leave the default.
     /// - Returns: The registration, to set a scope. Unless you do, the override keeps the scope
     ///   of the registration it replaces, so a singleton's double is a singleton too.
-    @discardableResult
-    public func override<Service>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
-        return keepingScope(
-            IsolatedDouble.register(
-                serviceType, name: name, file: file, line: line, isolation: isolation, in: overrides, factory: factory))
-    }
-
-    /// Replaces a registration that takes runtime arguments. As for an override without
-    /// arguments, the factory need not be `@Sendable`, and may capture a double the test keeps.
     @discardableResult
     public func override<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -101,9 +91,27 @@ public final class OverrideLayer: Sendable {
         isolation: (any Actor)? = #isolation,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
+        // No runtime arguments: the plain override (the cast succeeds only for an empty pack),
+        // stored as `Container.register` stores a factory called generically without arguments.
+        if let none = () as Any as? (repeat each Argument) {
+            return overrideWithoutArguments(serviceType, name: name, file: file, line: line, isolation: isolation) {
+                try factory($0, repeat each none)
+            }
+        }
         noteIfNothingAnswers(
             ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self), as: serviceType,
             at: RegistrationSite(file, line))
+        return keepingScope(
+            IsolatedDouble.register(
+                serviceType, name: name, file: file, line: line, isolation: isolation, in: overrides, factory: factory))
+    }
+
+    /// An override whose factory takes no runtime arguments.
+    private func overrideWithoutArguments<Service>(
+        _ serviceType: Service.Type, name: String?, file: StaticString, line: UInt, isolation: (any Actor)?,
+        factory: @escaping (any Resolver) throws -> Service
+    ) -> Registration<Service> {
+        noteIfNothingAnswers(ServiceKey(serviceType, name: name), as: serviceType, at: RegistrationSite(file, line))
         return keepingScope(
             IsolatedDouble.register(
                 serviceType, name: name, file: file, line: line, isolation: isolation, in: overrides, factory: factory))

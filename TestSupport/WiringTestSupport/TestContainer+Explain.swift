@@ -9,22 +9,35 @@ extension TestContainer {
     /// ```swift
     /// print(test.explain(Network.self))
     /// print(test.explain(Database.self, name: "replica"))
+    /// print(test.explain(Greeter.self, arguments: String.self))   // registered with a String argument
     /// ```
     ///
     /// Explaining resolves nothing and runs no factory.
     /// - Parameters:
     ///   - serviceType: The type a resolve would ask for.
     ///   - name: The registration's name, if any.
-    public func explain<Service>(_ serviceType: Service.Type, name: String? = nil) -> WiringExplanation {
-        explain(ServiceKey(serviceType, name: name), as: serviceType)
+    ///   - arguments: The types of the runtime arguments a resolve would pass, if any, in order:
+    ///     `String.self, Int.self` for `resolve(Greeter.self, arguments: "a", 1)`.
+    public func explain<Service, each Argument>(
+        _ serviceType: Service.Type, name: String? = nil, arguments: repeat (each Argument).Type
+    ) -> WiringExplanation {
+        explanation(of: ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self), as: serviceType)
     }
 
-    /// ``explain(_:name:)`` for the key of a registration that takes runtime arguments:
-    /// `test.explain(ServiceKey(Greeter.self, arguments: String.self), as: Greeter.self)`.
+    /// ``explain(_:name:arguments:)`` for a key: `test.explain(key, as: Greeter.self)`.
+    ///
+    /// Deprecated: name the type and the argument types, as a resolve does:
+    /// `test.explain(Greeter.self, arguments: String.self)`.
     /// - Parameters:
     ///   - key: The key a resolve would ask for.
     ///   - serviceType: Its type.
+    @available(*, deprecated, message: "name the type, and the argument types in arguments:, as a resolve does")
     public func explain<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> WiringExplanation {
+        explanation(of: key, as: serviceType)
+    }
+
+    /// What ``explain(_:name:arguments:)`` says about `key`.
+    private func explanation<Service>(of key: ServiceKey, as serviceType: Service.Type) -> WiringExplanation {
         let snapshot = layers.snapshot()
         var candidates: [(entry: RegistrationEntry, candidate: WiringExplanation.Candidate)] = []
         for layer in snapshot.layers {

@@ -65,32 +65,29 @@ public final class TestContainer: Resolver, Sendable {
 
     // MARK: Registering and overriding
 
-    /// Adds a registration to the test container itself, below every layer. As with
-    /// `override`, the factory need not be `@Sendable`.
+    /// Adds a registration to the test container itself, in its own bottom layer, as the app
+    /// would register in its container: the way to add a registration the app lacks, such as a
+    /// service only the test resolves. A double for something the app registers is an
+    /// `override` instead, which goes into the top layer,
+    /// keeps the scope of what it replaces, and says when it replaces nothing.
     ///
-    /// Deprecated: a double goes in through `override`, one way for the test container, a layer
-    /// and the trait. An override of a key the app does not register is an
-    /// `override-of-unregistered` finding; a default for such a key is a fake
-    /// (`fakes.register`).
-    @available(*, deprecated, renamed: "override", message: "install doubles with override; a key the app does not register takes a fake: fakes.register")
-    @discardableResult
-    public func register<Service>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        OverrideLayer.$isRegistering.withValue(true) {
-            layers.root.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
-        }
-    }
-
-    /// Adds a registration that takes runtime arguments to the test container itself.
+    /// ```swift
+    /// test.register(ReportPrinter.self) { r in try ReportPrinter(clock: r.resolve()) }  // the app has none
+    /// test.register(Greeting.self) { (_, name: String) in Greeting(name) }              // runtime arguments too
+    /// test.override(Network.self) { _ in FakeNetwork() }                                // the app has one
+    /// ```
     ///
-    /// Deprecated: a double goes in through `override`, which takes runtime arguments too.
-    @available(*, deprecated, renamed: "override", message: "install doubles with override, which takes runtime arguments too")
+    /// A convenience, not a second mechanism: it is an override in the bottom layer (named
+    /// `"test"` in traces), which does not note `override-of-unregistered` when the base has no
+    /// such key, and which popping a layer never removes. As with `override`, the factory need
+    /// not be `@Sendable`; it takes runtime arguments after the resolver, or none.
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: The registration's name, if any.
+    ///   - factory: Makes the service from the resolver and the runtime arguments, if any.
+    ///   - file: The file that registers, shown in errors and reports; leave the default.
+    ///   - line: The line that registers, shown in errors and reports; leave the default.
+    ///   - isolation: Where the factory runs: the caller's isolation, by default; leave the default.
     @discardableResult
     public func register<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -127,34 +124,22 @@ public final class TestContainer: Resolver, Sendable {
     /// test.override(Database.self, name: "replica", factory: makeReplica)
     /// let spy = SpyNetwork()                       // a class the test keeps; need not be Sendable
     /// test.override(Network.self) { _ in spy }
+    /// test.override(Greeting.self) { (_, name: String) in FakeGreeting(name) }   // runtime arguments
     /// ```
     ///
     /// The factory need not be `@Sendable`: it may capture a double the test keeps and inspects
     /// afterwards. What the test takes on: resolutions run the factory, and use the double, on
     /// the thread or task that resolves; a double is used from the test's own tasks, so share it
-    /// across threads only if it is safe to.
+    /// across threads only if it is safe to. A factory that takes runtime arguments after the
+    /// resolver replaces the registration taking those arguments.
     /// - Parameters:
     ///   - serviceType: The type to replace.
     ///   - name: The name of the registration to replace, if any.
-    ///   - factory: Makes the test double.
+    ///   - factory: Makes the test double from the resolver and the runtime arguments, if any.
     ///   - file: The file that registers, shown in errors and reports; leave the default.
     ///   - line: The line that registers, shown in errors and reports; leave the default.
     ///   - isolation: Where the factory runs: the caller's isolation, by default (a `@MainActor`
     ///     test's double runs only on the main actor); leave the default.
-    @discardableResult
-    public func override<Service>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (any Resolver) throws -> Service
-    ) -> Registration<Service> {
-        layers.topLayer.override(serviceType, name: name, file: file, line: line, isolation: isolation, factory: factory)
-    }
-
-    /// Replaces a registration that takes runtime arguments, in the top layer. As for an
-    /// override without arguments, the factory need not be `@Sendable`.
     @discardableResult
     public func override<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -273,8 +258,11 @@ public final class TestContainer: Resolver, Sendable {
         return popped
     }
 
-    /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last).
-    public var layerNames: [String] {
+    /// The names of the pushed layers, bottom first (the task's `withOverrides` layers last):
+    /// for WiringXCTest's teardown, which pops what a test left pushed. A test reads its layers
+    /// in ``trace`` and ``explain(_:name:arguments:)``, and a layer left pushed is an `unbalanced-push`
+    /// finding.
+    package var layerNames: [String] {
         layers.activeLayers.dropLast().reversed().map(\.name)
     }
 
@@ -335,19 +323,23 @@ public final class TestContainer: Resolver, Sendable {
     // `test.async` is every resolver's `async` (`Resolver.async`): a test container is a
     // resolution source, so its async resolves go through the layers and are recorded.
 
-    /// Drops the instances the test container keeps for a scope, in every layer.
-    public func resetScope(_ scope: Scope) {
-        layers.resetScope(scope)
-    }
-
-    /// Drops the instance the test container keeps for one registration in `scope`, in every
-    /// layer, as `Container.resetScope(_:only:)` does: the next resolution of `key` makes a new
-    /// one, and the scope's other instances stay. The base container is never touched.
+    /// Drops the instances the test container keeps for a scope, in every layer, as the same
+    /// reset on the base would; with `only`, just the instance of that one registration, as
+    /// `Container.resetScope(_:only:)` does: the next resolution of `key` makes a new one, and
+    /// the scope's other instances stay. The base container is never touched.
     ///
     /// ```swift
-    /// test.resetScope(.session, only: ServiceKey(Session.self))
+    /// test.resetScope(.session)                                   // every instance of the scope
+    /// test.resetScope(.session, only: ServiceKey(Session.self))   // the Session only
     /// ```
-    public func resetScope(_ scope: Scope, only key: ServiceKey) {
-        layers.resetScope(scope, only: key)
+    /// - Parameters:
+    ///   - scope: The scope whose instances to drop.
+    ///   - key: The one registration whose instance to drop; `nil`, the default, for all of them.
+    public func resetScope(_ scope: Scope, only key: ServiceKey? = nil) {
+        if let key {
+            layers.resetScope(scope, only: key)
+        } else {
+            layers.resetScope(scope)
+        }
     }
 }

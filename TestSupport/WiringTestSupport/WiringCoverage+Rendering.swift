@@ -21,7 +21,7 @@ extension WiringCoverage {
     ///   override Network [.container] at AppTests/CheckoutTests.swift:9
     /// ```
     public func render() -> String {
-        var sections = [summary]
+        var sections = [description]
         if registrations.isEmpty {
             sections.append("Registrations, with how many tests resolved each: none")
         } else {
@@ -69,7 +69,7 @@ extension WiringCoverage {
             {
               "format": "wiring-coverage",
               "version": 1,
-              "summary": \(Self.json(summary)),
+              "summary": \(Self.json(description)),
               "totals": { "registrations": \(registrations.count), "resolved": \(resolvedCount), \
             "tests": \(testCount), "percent": \(percent) },
               "registrations": \(array(registrations, withKind: false)),

@@ -10,7 +10,7 @@ import Wiring
 ///
 /// ```swift
 /// let coverage = WiringCoverage.current
-/// print(coverage.summary)          // Wiring coverage: 41 of 47 registrations resolved by 132 tests (87%)
+/// print(coverage)                  // Wiring coverage: 41 of 47 registrations resolved by 132 tests (87%)
 /// for entry in coverage.unresolved { print(entry) }
 /// ```
 ///
@@ -129,15 +129,19 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
         registrations.isEmpty ? 100 : resolvedCount * 100 / registrations.count
     }
 
-    /// `Wiring coverage: 41 of 47 registrations resolved by 132 tests (87%)`.
-    public var summary: String {
+    /// The summary line: `Wiring coverage: 41 of 47 registrations resolved by 132 tests (87%)`;
+    /// ``render()`` gives the whole report.
+    public var description: String {
         let noun = registrations.count == 1 ? "registration" : "registrations"
         let tests = testCount == 1 ? "test" : "tests"
         return "Wiring coverage: \(resolvedCount) of \(registrations.count) \(noun) resolved by \(testCount) \(tests) (\(percent)%)"
     }
 
-    /// The summary line.
-    public var description: String { summary }
+    /// The summary line, as ``description`` gives it.
+    ///
+    /// Deprecated: the same text as `description` (`print(coverage)`, `"\(coverage)"`).
+    @available(*, deprecated, renamed: "description", message: "the summary line is the description of the coverage; print the coverage itself")
+    public var summary: String { description }
 
     /// Adds up `other`, the report of other tests (another process of the same run): the tests
     /// that resolved each entry, and the tests in all, are counted together.

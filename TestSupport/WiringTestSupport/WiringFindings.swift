@@ -23,12 +23,12 @@ import Foundation
 /// `scope-ignores-arguments`) never fail a test: they are in `test.warnings` and the reports.
 public struct WiringFindings: Sendable, Hashable, CustomStringConvertible {
     /// The identifiers allowed: findings with them fail no test.
-    public let allowed: Set<String>
+    package let allowed: Set<String>
     /// Whether every finding is allowed.
-    public let allowsAll: Bool
+    package let allowsAll: Bool
     /// Whether findings are reported without failing the test: a warning in Swift Testing, a
     /// line on standard error in XCTest.
-    public let reportsOnly: Bool
+    package let reportsOnly: Bool
 
     private init(allowed: Set<String> = [], allowsAll: Bool = false, reportsOnly: Bool = false) {
         self.allowed = allowed
@@ -56,14 +56,14 @@ public struct WiringFindings: Sendable, Hashable, CustomStringConvertible {
     public static let reportOnly = WiringFindings(reportsOnly: true)
 
     /// These and `other`'s allowances together.
-    public func merging(_ other: WiringFindings) -> WiringFindings {
+    package func merging(_ other: WiringFindings) -> WiringFindings {
         WiringFindings(
             allowed: allowed.union(other.allowed), allowsAll: allowsAll || other.allowsAll,
             reportsOnly: reportsOnly || other.reportsOnly)
     }
 
     /// Whether a finding with `identifier` fails no test.
-    public func allows(_ identifier: String) -> Bool {
+    package func allows(_ identifier: String) -> Bool {
         allowsAll || allowed.contains(identifier)
     }
 

@@ -148,6 +148,9 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
     public let report: WiringReport
 
     /// Every problem of ``report``, in the order of the keys they were found under.
+    ///
+    /// Deprecated: the same list as `report.problems`, which a manifest holds once.
+    @available(*, deprecated, message: "a manifest's problems are those of its report: manifest.report.problems")
     public var problems: [WiringProblem] { report.problems }
 
     init(entries: [Entry], report: WiringReport) {
@@ -162,11 +165,11 @@ public struct WiringManifest: Sendable, CustomStringConvertible {
         let implicit = entries.count { $0.origin == .implicit }
         var header = "Wiring manifest: " + WiringReport.count(entries.count - implicit, "registration")
         if implicit > 0 { header += ", " + WiringReport.count(implicit, "implicit type") }
-        header += ", \(WiringReport.count(problems.count, "problem")), \(report.unchecked.count) unchecked"
+        header += ", \(WiringReport.count(report.problems.count, "problem")), \(report.unchecked.count) unchecked"
         if !report.liveOnly.isEmpty { header += ", \(report.liveOnly.count) live-only not run" }
         var sections = [header]
         if !entries.isEmpty { sections.append(entries.flatMap(\.lines).joined(separator: "\n")) }
-        sections += problems.map { Self.withoutLineNumbers($0.description) }
+        sections += report.problems.map { Self.withoutLineNumbers($0.description) }
         if let unchecked = report.uncheckedSection { sections.append(Self.withoutLineNumbers(unchecked)) }
         return sections.joined(separator: "\n\n")
     }

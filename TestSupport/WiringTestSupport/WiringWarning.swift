@@ -25,7 +25,7 @@ public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
     /// - `override-of-unregistered`: an override of a key nothing registers.
     /// - `live-only`: a live-only registration refused in a test, even if the error was caught.
     /// - `duplicate-registration`, `scope-ignores-arguments`: about the app's own wiring; these
-    ///   fail no test (see ``isAboutTheRunningTest``).
+    ///   fail no test (see ``WiringFindings``).
     public let identifier: String
     /// What was noticed, naming the types and the site, then, on a line of its own starting with
     /// `fix:`, what to do about it.
@@ -50,7 +50,7 @@ public struct WiringWarning: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether this is a finding about what the running test did, which fails it (see
     /// ``WiringFindings``), rather than about the app's own wiring, which no test caused.
-    public var isAboutTheRunningTest: Bool {
+    package var isAboutTheRunningTest: Bool {
         !["duplicate-registration", ScopeIgnoringArguments.identifier].contains(identifier)
     }
 }

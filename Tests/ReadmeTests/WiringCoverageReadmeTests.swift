@@ -19,13 +19,13 @@ import WiringTestSupport
         }
 
         let coverage = WiringCoverage(testContainers: [first, second])   // or WiringCoverage.current
-        print(coverage.summary)                                         // Wiring coverage: 3 of 4 registrations resolved by 2 tests (75%)
+        print(coverage)                                                 // Wiring coverage: 3 of 4 registrations resolved by 2 tests (75%)
         for entry in coverage.unresolved { print(entry) }               // Network [.container] at …
         let json = coverage.renderJSON()                                // coverage.render() is the text
 
-        #expect(coverage.summary == "Wiring coverage: 3 of 4 registrations resolved by 2 tests (75%)")
+        #expect(coverage.description == "Wiring coverage: 3 of 4 registrations resolved by 2 tests (75%)")
         #expect(coverage.unresolved.map(\.key) == ["Network"])
         #expect(json.hasPrefix("{\n  \"format\": \"wiring-coverage\",\n  \"version\": 1,\n"))
-        #expect(coverage.render().hasPrefix(coverage.summary + "\n\nRegistrations, with how many tests resolved each:\n"))
+        #expect(coverage.render().hasPrefix(coverage.description + "\n\nRegistrations, with how many tests resolved each:\n"))
     }
 }

@@ -25,7 +25,7 @@ private let appManifest = """
 @Test func appWiring() {
     let test = TestContainer(base: makeAppContainer())
     let manifest = test.wiringManifest()                 // every registration, scope, dependencies, problems
-    #expect(manifest.problems.isEmpty, "\(manifest)")    // its description is manifest.render()
+    #expect(manifest.report.problems.isEmpty, "\(manifest)")  // its description is manifest.render()
     assertWiringSnapshot(test, named: "app")             // __Snapshots__/<TestFile>/appWiring.app.wiring.txt
 }
 

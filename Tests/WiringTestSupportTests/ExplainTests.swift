@@ -95,7 +95,7 @@ import WiringTestSupport
         let overrideLine = #line - 1
         let key = ServiceKey(Greeter.self, arguments: String.self)
 
-        let explanation = test.explain(key, as: Greeter.self)
+        let explanation = test.explain(Greeter.self, arguments: String.self)
         #expect(explanation.key == key)
         #expect(explanation.description.components(separatedBy: "\n") == [
             "Greeter (arguments: String): answered by the override in layer \"test\" at \(file):\(overrideLine) (.transient)",
@@ -105,9 +105,8 @@ import WiringTestSupport
 
         // Without its arguments, or with others, nothing answers; the near misses name what a
         // resolve with the arguments would use (the override), and the arguments to pass.
-        for other in [ServiceKey(Greeter.self), ServiceKey(Greeter.self, arguments: Int.self)] {
-            let missed = test.explain(other, as: Greeter.self)
-            #expect(missed.answer == nil, "\(other)")
+        for missed in [test.explain(Greeter.self), test.explain(Greeter.self, arguments: Int.self)] {
+            #expect(missed.answer == nil, "\(missed.key)")
             #expect(missed.nearMisses.count == 2, "\(missed)")
             #expect(missed.nearMisses.first == "registered: Greeter (arguments: String) at \(file):\(overrideLine)")
             #expect(

@@ -151,7 +151,7 @@ struct IsolatedVerificationTests {
 
         let synchronous = test.wiringManifest()
         #expect(synchronous.render().contains("IRepository [.graph] at App/Setup.swift (unchecked)\n"))
-        #expect(synchronous.problems.isEmpty)
+        #expect(synchronous.report.problems.isEmpty)
 
         let manifest = await test.wiringManifestAsync()
         #expect(manifest.render() == """
@@ -171,7 +171,7 @@ struct IsolatedVerificationTests {
 
     @Test @MainActor func theAsyncManifestOfAMainActorAppHasNothingUnchecked() async {
         let manifest = await TestContainer(base: mainActorApp()).wiringManifestAsync(samples: profileSample)
-        #expect(manifest.problems.isEmpty, "\(manifest.render())")
+        #expect(manifest.report.problems.isEmpty, "\(manifest.render())")
         #expect(manifest.render().hasPrefix("Wiring manifest: 4 registrations, 0 problems, 0 unchecked\n"))
         #expect(manifest.render().hasSuffix("IScreenFactory [.graph] at App/Setup.swift\n  needs IRouter"))
     }

@@ -200,12 +200,12 @@ private func makeTest(of container: Container) -> TestContainer {
 
         let manifest = TestContainer(base: container).wiringManifest()
 
-        #expect(manifest.problems.map(\.identifier) == ["factory-failed"])
+        #expect(manifest.report.problems.map(\.identifier) == ["factory-failed"])
         #expect(manifest.render().hasSuffix("""
             factory-failed: the factory of MConfig threw: no config file, expected at App/Config.swift
               path: MConfig
               registered at: WiringTestSupportTests/ManifestTests.swift (MConfig)
-            """ + "\n  fix: " + manifest.problems[0].fix))
+            """ + "\n  fix: " + manifest.report.problems[0].fix))
         #expect(WiringManifest.withoutLineNumbers("at A/B.swift:12, C.swift:3: and D.swift: E.swift") == "at A/B.swift, C.swift: and D.swift: E.swift")
     }
 

@@ -68,7 +68,6 @@ private final class IsolationSpyNetwork: Network {
         #expect(counter.made == 21)
     }
 
-    @available(*, deprecated, message: "proves that the deprecated TestContainer.register still works")
     @MainActor @Test func aMainActorTestsFakeAndRegistrationKeepTheirIsolationToo() async throws {
         let counter = MainActorCounter()
         let test = TestContainer(base: Container())
@@ -90,7 +89,6 @@ private final class IsolationSpyNetwork: Network {
         #expect(counter.made == 2)
     }
 
-    @available(*, deprecated, message: "proves that the deprecated TestContainer.register still works")
     @MainActor @Test func aMainActorTestsOverrideWithRuntimeArgumentsKeepsItsIsolation() async throws {
         let counter = MainActorCounter()
         let test = TestContainer(base: Container())
@@ -107,7 +105,6 @@ private final class IsolationSpyNetwork: Network {
         #expect(counter.made == 2)
     }
 
-    @available(*, deprecated, message: "proves that the deprecated TestContainer.register still works")
     @CheckoutActor @Test func anotherActorsOverrideThrowsWhenResolvedSynchronouslyAndHopsWhenAwaited() async throws {
         let counter = CheckoutActorCounter()
         let test = TestContainer(base: makeAppContainer())

@@ -110,7 +110,6 @@ import WiringTestSupport
         #expect(try test.resolve(Cart.self).network.label == "test")
     }
 
-    @available(*, deprecated, message: "proves that the deprecated TestContainer.register still works")
     @Test func aRegistrationOfTheTestContainerTakesRuntimeArgumentsBelowEveryLayer() throws {
         let base = Container()
         let test = TestContainer(base: base)

@@ -84,7 +84,6 @@ struct WiringCoverageTests {
         #expect(coverage.percent == 80)
         #expect(coverage.unresolved.map(\.description) == ["Logger [.container] at App/Setup.swift:20"])
         #expect(coverage.unusedDoubles.map(\.kind) == [.override, .fake])
-        #expect(coverage.description == coverage.summary)
     }
 
     @Test func theJSONListsEveryEntryWithItsCount() throws {
@@ -127,7 +126,7 @@ struct WiringCoverageTests {
         let coverage = WiringCoverage(testContainers: [shared, own])
 
         #expect(coverage.registrations.map(\.testCount) == [2, 2, 2, 2, 0])
-        #expect(coverage.summary == "Wiring coverage: 4 of 5 registrations resolved by 2 tests (80%)")
+        #expect(coverage.description == "Wiring coverage: 4 of 5 registrations resolved by 2 tests (80%)")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -159,7 +158,7 @@ struct WiringCoverageTests {
             "Logger [.container] at App/Setup.swift:20",
         ])
         #expect(coverage.registrations.map(\.testCount) == [12, 12, 6, 6, 0])
-        #expect(coverage.summary == "Wiring coverage: 4 of 5 registrations resolved by 12 tests (80%)")
+        #expect(coverage.description == "Wiring coverage: 4 of 5 registrations resolved by 12 tests (80%)")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -173,7 +172,7 @@ struct WiringCoverageTests {
 
         let coverage = WiringCoverage(testContainers: containers)
 
-        #expect(coverage.summary == "Wiring coverage: 2 of 5 registrations resolved by 2 tests (40%)")
+        #expect(coverage.description == "Wiring coverage: 2 of 5 registrations resolved by 2 tests (40%)")
     }
 
     @Test func overridesOfLayersGoneAreReportedToo() throws {
@@ -200,14 +199,14 @@ struct WiringCoverageTests {
     }
 
     @Test func theSummaryCountsInWords() throws {
-        #expect(WiringCoverage(testContainers: []).summary
+        #expect(WiringCoverage(testContainers: []).description
             == "Wiring coverage: 0 of 0 registrations resolved by 0 tests (100%)")
 
         let one = Container()
         one.register(Cart.self, file: "App/Setup.swift", line: 1) { _ in Cart(network: FakeNetwork()) }
         let single = TestContainer(base: one)
         try asTest("AppTests.CartTests/cart()") { _ = try single.resolve(Cart.self) }
-        #expect(WiringCoverage(testContainers: [single]).summary
+        #expect(WiringCoverage(testContainers: [single]).description
             == "Wiring coverage: 1 of 1 registration resolved by 1 test (100%)")
 
         // Rounded down: 100% means every registration.
@@ -219,7 +218,7 @@ struct WiringCoverageTests {
         }
         let test = TestContainer(base: three)
         try asTest("AppTests.CheckoutTests/checkout()") { _ = try test.resolve(Checkout.self) }
-        #expect(WiringCoverage(testContainers: [test]).summary
+        #expect(WiringCoverage(testContainers: [test]).description
             == "Wiring coverage: 2 of 3 registrations resolved by 1 test (66%)")
     }
 
