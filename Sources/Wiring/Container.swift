@@ -120,19 +120,20 @@ public final class Container: Resolver, Sendable {
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
     ) throws -> Service {
-        // The key is made where the argument types are known: made generically, its argument
-        // list is a metadata lookup on every call.
+        // The key and the tuple are made where the argument types are known: made generically,
+        // each is a metadata lookup on every call.
         let key = ServiceKey(
             serviceType: serviceType, name: name, argumentList: ArgumentTypes<repeat each Argument>.listType)
-        return try resolve(key, as: serviceType, arguments: repeat each arguments)
+        var tuple = (repeat each arguments)
+        return try resolve(key, as: serviceType, tuple: &tuple)
     }
 
+    /// Resolves `key`, whose runtime arguments `tuple` holds.
     @usableFromInline
-    package func resolve<Service, each Argument>(
-        _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
+    package func resolve<Service, Arguments>(
+        _ key: ServiceKey, as serviceType: Service.Type, tuple: inout Arguments
     ) throws -> Service {
-        var arguments = (repeat each arguments)
-        return try UnsafeArguments.with(&arguments) { arguments in
+        try UnsafeArguments.with(&tuple) { arguments in
             try resolve(key, as: serviceType, arguments: arguments)
         }
     }
