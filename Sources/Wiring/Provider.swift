@@ -262,7 +262,7 @@ final class WeakSource: Resolver, @unchecked Sendable {
         let source = try source(for: key)
         guard let graph else { return try source.resolve(serviceType, name: name, arguments: repeat each arguments) }
         return try Resolution.run(from: source, sharing: graph) {
-            try $0.resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+            try $0.resolvePassing(key, as: serviceType, found: nil, arguments: repeat each arguments)
         }
     }
 

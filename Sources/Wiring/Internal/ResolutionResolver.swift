@@ -21,7 +21,7 @@ extension Resolution: Resolver {
         guard isCurrent else {
             return try sourceForNewCall(key).resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
         }
-        return try resolve(key, as: serviceType, found: nil, arguments: repeat each arguments)
+        return try resolvePassing(key, as: serviceType, found: nil, arguments: repeat each arguments)
     }
 
     package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
@@ -43,7 +43,7 @@ extension ResolutionSource {
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil, arguments: repeat each Argument
     ) throws -> Service {
         try Resolution.run(from: self) {
-            try $0.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+            try $0.resolvePassing(key, as: serviceType, found: found, arguments: repeat each arguments)
         }
     }
 

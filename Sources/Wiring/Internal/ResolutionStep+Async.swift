@@ -64,7 +64,7 @@ extension Resolution {
             // A synchronous factory: the whole resolution below runs on this thread.
             do {
                 return try ResolutionThread.withAsyncResolution(self) {
-                    try resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+                    try resolvePassing(key, as: serviceType, found: found, arguments: repeat each arguments)
                 }
             } catch let error as ResolutionError where error.isMainActorRequired && !MainQueue.isCurrent {
                 // A plain factory that resolves a main-actor one synchronously: run it where that
@@ -102,7 +102,7 @@ extension Resolution {
         return try await MainActor.run {
             let (resolution, found, arguments) = call.value
             return UncheckedSendable(try ResolutionThread.withAsyncResolution(resolution) {
-                try resolution.resolve(key, as: serviceType, found: found, arguments: repeat each arguments)
+                try resolution.resolvePassing(key, as: serviceType, found: found, arguments: repeat each arguments)
             })
         }.value
     }

@@ -1,61 +1,61 @@
 /// The one step every resolve goes through, plain, recorded or async: look up, enter the path,
 /// ask the scope's store, make, run hooks, publish, tell the observer.
 extension Resolution {
-    /// Resolves a key that takes no runtime arguments; `found` is its lookup, if the caller made it.
-    package func resolve<Service>(_ key: ServiceKey, as serviceType: Service.Type, found: Lookup?) throws -> Service {
-        guard let found = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        return try resolve(found, as: serviceType)
+    /// Resolves `key` in this resolution, the one way a key is resolved: through `registered`,
+    /// its entry in the call's own registry, when the caller read it there (the usual nested
+    /// resolve); else through `found`, its lookup, when the caller made one; else it is looked up
+    /// now. A key that takes runtime arguments is resolved with `arguments`, which its factory
+    /// reads.
+    @inline(__always)
+    package func resolve<Service>(
+        _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type, registered: RegistrationEntry? = nil,
+        found: Lookup? = nil, arguments: UnsafeArguments? = nil
+    ) throws -> Service {
+        guard let arguments, key().takesArguments else {
+            if let registered, state.directCache != nil { return try step(registered, in: state.directCache!, as: serviceType) }
+            return try resolveLookedUp(key(), as: serviceType, found: found, arguments: nil)
+        }
+        // An entry that keeps an instance per distinct arguments resolves them through a variant.
+        if let registered, state.directCache != nil, registered.variant(for: arguments) === registered {
+            return try withPending(arguments) { try step(registered, in: state.directCache!, as: serviceType) }
+        }
+        return try resolveLookedUp(key(), as: serviceType, found: found, arguments: arguments)
     }
 
-    package func resolve<Service, each Argument>(
+    /// ``resolve(_:as:registered:found:arguments:)`` for a key not read in the call's registry.
+    private func resolveLookedUp<Service>(
+        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: UnsafeArguments?
+    ) throws -> Service {
+        guard let registered = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
+        guard let arguments else { return try resolve(registered, as: serviceType) }
+        let variant = registered.entry.variant(for: arguments)
+        let found = variant === registered.entry
+            ? registered : Lookup(entry: variant, cache: registered.cache, origin: registered.origin)
+        // `registered` made `found`'s variant entry, which it holds weakly.
+        return try withExtendedLifetime(registered) {
+            try withPending(arguments) { try resolve(found, as: serviceType) }
+        }
+    }
+
+    /// Runs `body` with `arguments` pending: the entry's `make` takes them before its factory can
+    /// resolve anything.
+    @inline(__always)
+    private func withPending<Result>(_ arguments: UnsafeArguments?, _ body: () throws -> Result) rethrows -> Result {
+        guard let arguments else { return try body() }
+        state.pendingArguments = arguments
+        defer { state.pendingArguments = nil }
+        return try body()
+    }
+
+    /// Resolves `key`, passing its runtime arguments one by one: the tuple they make is read
+    /// through ``resolve(_:as:registered:found:arguments:)``.
+    package func resolvePassing<Service, each Argument>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: repeat each Argument
     ) throws -> Service {
         var arguments = (repeat each arguments)
         return try UnsafeArguments.with(&arguments) { arguments in
             try resolve(key, as: serviceType, found: found, arguments: arguments)
         }
-    }
-
-    /// Resolves a key with runtime arguments.
-    package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, found: Lookup?, arguments: UnsafeArguments
-    ) throws -> Service {
-        guard key.takesArguments else { return try resolve(key, as: serviceType, found: found) }
-        guard let registered = found ?? lookup(key, as: serviceType) else { throw notRegistered(key) }
-        let variant = registered.entry.variant(for: arguments)
-        let found = variant === registered.entry
-            ? registered : Lookup(entry: variant, cache: registered.cache, origin: registered.origin)
-        // The entry's `make` takes them from here before its factory can resolve anything.
-        state.pendingArguments = arguments
-        defer { state.pendingArguments = nil }
-        // `registered` made `found`'s variant entry, which it holds weakly.
-        return try withExtendedLifetime(registered) { try resolve(found, as: serviceType) }
-    }
-
-    /// Resolves `key`, whose registration the caller found in the source container's own
-    /// registry (`entry`), or not at all (`nil`); `key` is made only then.
-    @inline(__always)
-    package func resolve<Service>(
-        _ key: @autoclosure () -> ServiceKey, as serviceType: Service.Type,
-        registered entry: RegistrationEntry?
-    ) throws -> Service {
-        guard let entry, state.directCache != nil else { return try resolve(key(), as: serviceType, found: nil) }
-        return try step(entry, in: state.directCache!, as: serviceType)
-    }
-
-    /// Resolves `key` with runtime arguments, whose registration the
-    /// caller found in the source container's own registry (`entry`), or not at all (`nil`).
-    package func resolve<Service>(
-        _ key: ServiceKey, as serviceType: Service.Type, registered entry: RegistrationEntry?,
-        arguments: UnsafeArguments
-    ) throws -> Service {
-        // An entry that keeps an instance per distinct arguments resolves them through a variant.
-        guard let entry, state.directCache != nil, key.takesArguments, entry.variant(for: arguments) === entry else {
-            return try resolve(key, as: serviceType, found: nil, arguments: arguments)
-        }
-        state.pendingArguments = arguments
-        defer { state.pendingArguments = nil }
-        return try step(entry, in: state.directCache!, as: serviceType)
     }
 
     @inline(never)
