@@ -29,7 +29,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         let scope: Scope
     }
 
-    private unowned let sandbox: VerificationSandbox
+    private let sandbox: VerificationSandbox
     private var open: [Step] = []
     /// How many open steps have `initCompleted` hooks: what is made below one is not kept.
     private var hooked = 0
