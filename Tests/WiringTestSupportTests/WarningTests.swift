@@ -166,6 +166,34 @@ final class BypassingUploader: Injectable {
         #expect(test.warnings.first?.message.hasPrefix("the factory of Sync (or an initCompleted hook of it)") == true)
     }
 
+    /// A factory resolving from another test container it captured: that call is the other test
+    /// container's, recorded by its own recorder (not swapped for this one's bypass watcher), and
+    /// this test container warns without naming a key it did not watch.
+    @Test func aFactoryResolvingFromAnotherTestContainerIsRecordedThereAndAWarningHere() throws {
+        // The captured source observes its own call: it records it, and its overrides answer.
+        let otherBase = Container()
+        otherBase.register(NetworkClient.self) { _ in LiveNetworkClient() }
+        let other = TestContainer(base: otherBase)
+        other.override(NetworkClient.self, instance: SpyNetwork())
+        let base = Container()
+        base.register(Sync.self) { _ in try Sync(client: other.resolve()) }
+        let test = TestContainer(base: base)
+        test.wiringFindings(.allow("resolver-bypass"))
+
+        let sync = try test.resolve(Sync.self)
+
+        #expect(sync.client is SpyNetwork)
+        #expect(other.resolutionCount(of: NetworkClient.self) == 1)
+        #expect(test.resolutionCount(of: NetworkClient.self) == 0)
+        // This test container did not watch that call, so the warning names no key.
+        let warning = try #require(test.warnings.first)
+        #expect(test.warnings.count == 1)
+        #expect(warning.key == ServiceKey(Sync.self))
+        #expect(warning.message.contains(
+            "resolved from a container it captured instead of through the resolver it receives, so this "
+                + "TestContainer's overrides could not reach what it resolved that way"), "\(warning.message)")
+    }
+
     @Test func anInjectableResolvingFromAnotherContainerIsAWarning() throws {
         let test = TestContainer(base: Container())
         test.wiringFindings(.allow("resolver-bypass"))

@@ -242,6 +242,56 @@ struct EngineSafetyTests {
         #expect(scratches.distinctCount == 3, "the call that backed off made its Leaf again")
     }
 
+    /// As above, with the hook asking for the other singleton only once the other thread waits
+    /// for the hook gate this one holds: the wait cycle is then met by the claim of the step
+    /// the hook runs, through its resolver or in a call of its own from a captured container
+    /// (another source than the one the call started from). That step backs off, and the call
+    /// starts again (handed over by the nested call as it ends): no resolve fails with the
+    /// wait cycle.
+    @Test(arguments: [false, true])
+    func aWaitCycleMetAtAClaimInsideAHookStartsTheCallAgain(throughCapturedContainer: Bool) throws {
+        let bothClaimed = StartBarrier(parties: 2)
+        let deadline = Date(timeIntervalSinceNow: 30)
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(Hooked.self) { _ in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            return Hooked()
+        }
+        .scope(.container)
+        .initCompleted { r, hooked in
+            // Long enough for the other thread to be waiting for the hook gate.
+            Thread.sleep(forTimeInterval: 0.2)
+            hooked.partner = try (throughCapturedContainer ? parent : r).resolve(Partner.self)
+        }
+        parent.register(Partner.self) { r in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            let partner = Partner()
+            partner.hooked = try r.resolve(Hooked.self)
+            return partner
+        }
+        .scope(.container)
+
+        let failures = FailureLog()
+        let finished = raceThreads(2) { index in
+            do {
+                if index == 0 { _ = try child.resolve(Hooked.self) } else { _ = try child.resolve(Partner.self) }
+            } catch {
+                failures.note(error)
+            }
+        }
+        try #require(finished)
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        let hooked = try child.resolve(Hooked.self)
+        #expect(hooked.partner != nil)
+        // Through the resolver, one Partner is made and handed out. (Through a captured
+        // container, the Partner the hook's own call made is not always the one kept.)
+        if !throughCapturedContainer {
+            #expect(hooked.partner === (try child.resolve(Partner.self)))
+            #expect(hooked.partner?.hooked === hooked)
+        }
+    }
+
     /// Threads resolving synchronously and tasks resolving with `await` share one singleton:
     /// 8 threads released together (every other one awaiting from a task it starts), in each of
     /// many fresh containers (`FactorySpeed.rounds`).
@@ -588,5 +638,23 @@ struct FactoryLifetimeTests {
         container.register(KeepsResolver.self) { r in KeepsResolver(r) }.scope(.container)
         let keeper = try container.resolve(KeepsResolver.self)
         #expect(try keeper.resolver.resolve(Leaf.self) === container.resolve(Leaf.self))
+    }
+}
+
+/// The errors some threads threw, in the order they were noted.
+private final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+
+    func note(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        errors.append("\(error)")
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
     }
 }
