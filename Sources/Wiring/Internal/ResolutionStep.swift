@@ -219,10 +219,11 @@ extension Resolution {
         }
         if let box {
             guard let cache else { preconditionFailure("a stored lifetime's step publishes to its store") }
-            // A hook that resolved from a captured container ran a resolution of its own, where
-            // asking for this instance (claimed here, still in its hooks) made and published
-            // another: the first one published is the one every resolve gets.
-            if _slowPath(entry.hasHooks), let published = keptObject(in: cache, for: entry) {
+            // A call from a captured container, made below this step (by a hook, or by a
+            // factory after a back-off), is a resolution of its own that claims as this one
+            // does: asking for this instance, it may have made and published another. The first
+            // one published is the one every resolve gets.
+            if let published = keptObject(in: cache, for: entry) {
                 state.outcome = .cached
                 return try value(.kept(published), of: entry, as: Service.self)
             }
