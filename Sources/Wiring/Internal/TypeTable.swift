@@ -27,7 +27,7 @@ struct TypeTable<Value> {
         }
     }
 
-    private mutating func insert(_ key: TypeTableKey, _ value: Value) {
+    private mutating func insert(_ key: TypeTableKey, _ value: consuming Value) {
         let mask = slots.count - 1
         var index = slot(for: key)
         while slots[index].key.type != 0 && slots[index].key != key {
@@ -42,13 +42,14 @@ struct TypeTable<Value> {
     }
 
     private mutating func grow() {
-        let old = slots
         let capacity = max(16, slots.count * 2)
-        slots = ContiguousArray(repeating: (.empty, nil), count: capacity)
+        // The values move from the old slots to the new ones, each counted once throughout.
+        var old = ContiguousArray<(key: TypeTableKey, value: Value?)>(repeating: (.empty, nil), count: capacity)
+        swap(&old, &slots)
         shift = UInt.bitWidth - capacity.trailingZeroBitCount
         count = 0
-        for (key, value) in old {
-            if key.type != 0, let value { insert(key, value) }
+        for index in old.indices where old[index].key.type != 0 {
+            if let value = old[index].value.take() { insert(old[index].key, value) }
         }
     }
 }
