@@ -39,7 +39,6 @@ extension Resolution {
 
     /// Runs `body` with `arguments` pending: the entry's `make` takes them before its factory can
     /// resolve anything.
-    @inline(__always)
     private func withPending<Result>(_ arguments: UnsafeArguments?, _ body: () throws -> Result) rethrows -> Result {
         guard let arguments else { return try body() }
         state.pendingArguments = arguments
