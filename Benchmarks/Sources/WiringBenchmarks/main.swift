@@ -294,7 +294,12 @@ if verificationSelected {
 var appRows: [AppRow] = []
 if appSelected {
     do {
-        let app = try measureApp(options: arguments.options)
+        // Its passes take the longest and vary the most (Swinject's cold pass most of all): a
+        // quick run takes three times its samples of them, so that one slow patch of the
+        // machine does not decide a floor.
+        var appOptions = arguments.options
+        if arguments.quick && !arguments.samplesGiven { appOptions.samples = quickSamples * 3 }
+        let app = try measureApp(options: appOptions)
         appRows = app.rows
         let graph = app.graph
         print(
