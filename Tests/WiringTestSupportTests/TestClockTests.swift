@@ -34,6 +34,10 @@ import WiringTestSupport
                 })
             await clock.waitForSleepers(sleepers.count)   // asleep before the next goes to sleep
         }
+        // The last sleeper is on the clock once it asks to sleep; a job run after it on the
+        // serial executor runs once its task has suspended too (resumed before then, it would
+        // go on at once, ahead of the others).
+        await Task(executorPreference: serial) {}.value
 
         await clock.advance(by: .seconds(3))
         for sleeper in sleepers { try await sleeper.value }
@@ -214,6 +218,8 @@ import WiringTestSupport
                 })
             await clock.waitForSleepers(sleepers.count)
         }
+        // As above: the last sleeper's task has suspended once a job after it has run.
+        await Task(executorPreference: serial) {}.value
 
         await clock.advance(by: .seconds(60))
         for sleeper in sleepers { try await sleeper.value }
