@@ -103,49 +103,6 @@ extension Resolution {
         return try keep(produce(entry, as: serviceType), of: entry, in: nil)
     }
 
-    /// The step of a lifetime whose store keeps its instance.
-    @inline(never)
-    private func resolveKept<Service>(
-        _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
-    ) throws -> Service {
-        if let existing = existingInstance(of: entry, in: cache) { return try value(existing, of: entry, as: serviceType) }
-        return try makeKept(entry, in: cache, as: serviceType)
-    }
-
-    /// Makes the instance of a lifetime whose store keeps it, once this resolution holds the
-    /// claim to make it (see `Creations`): others wait for it, or find it made.
-    private func makeKept<Service>(
-        _ entry: RegistrationEntry, in cache: any InstanceCache, as serviceType: Service.Type
-    ) throws -> Service {
-        try enter(entry)
-        defer { state.steps.pop(entry) }
-        // Before claiming: a synchronous resolve must never wait for an instance an async one
-        // is making, which may need this very thread (the main actor's) to finish.
-        if _slowPath(entry.needsAwait), let needsAwait = entry.synchronousResolveError {
-            throw resolutionError(needsAwait, entry, entry.key)
-        }
-        // One at a time when it has hooks (see `Creations`), before its own claim.
-        let holdsHookGate = entry.hasHooks ? try takeHookGate(for: entry) : false
-        defer { if holdsHookGate { Creations.finishHookGate() } }
-        var claim: ClaimTurn
-        do {
-            claim = try claimTurn(entry, in: cache, afterWait: false)
-            while case .wait(let wait) = claim {
-                Creations.wait(wait)
-                claim = try claimTurn(entry, in: cache, afterWait: true)
-            }
-        } catch let cycle as Creations.WaitCycle {
-            throw backOff(cycle)
-        }
-        if case .found(let published) = claim {
-            state.outcome = .cached
-            return try value(.kept(published), of: entry, as: serviceType)
-        }
-        let claimed = if case .make(claimed: true) = claim { true } else { false }
-        defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
-        return try keep(produce(entry, as: serviceType), of: entry, in: cache)
-    }
-
     // MARK: The scope's rules, for every path
 
     /// Where an instance a step gives without making one is. Not generic: generic code that
@@ -232,58 +189,6 @@ extension Resolution {
         return made
     }
 
-    /// What a step of a stored lifetime does after one look at the claims (see `Creations`).
-    enum ClaimTurn {
-        /// Make the instance: the step holds the claim (`claimed`, given back with
-        /// `Creations.finish`), or its own resolution makes it further up.
-        case make(claimed: Bool)
-        /// Another resolution published it while this one was not yet holding the claim.
-        case found(AnyObject)
-        /// Another resolution is making it: wait, blocking or suspended, then take the next turn.
-        case wait(Creations.Wait)
-    }
-
-    /// One turn of the claim loop every stored lifetime's step runs, synchronous or not; the
-    /// two differ only in how they wait between turns. The instance may have been published
-    /// between this resolution's first look in the store and its claim (the claim is then given
-    /// back), or while it waited (`afterWait`).
-    /// - Throws: `Creations.WaitCycle` when waiting would never end.
-    func claimTurn(_ entry: RegistrationEntry, in cache: any InstanceCache, afterWait: Bool) throws -> ClaimTurn {
-        if afterWait, let published = keptObject(in: cache, for: entry) { return .found(published) }
-        switch try Creations.attempt(entry, in: cache.creationStore, by: owner, path: path) {
-        case .alreadyMine:
-            return .make(claimed: false)
-        case .busy(let wait):
-            return .wait(wait)
-        case .claimed:
-            guard let published = keptObject(in: cache, for: entry) else { return .make(claimed: true) }
-            Creations.finish(entry, in: cache.creationStore)
-            return .found(published)
-        }
-    }
-
-    /// Waits for the hook gate (see `Creations`) and takes it, unless this resolution holds it
-    /// already; returns whether it took it (and gives it back).
-    private func takeHookGate(for entry: RegistrationEntry) throws -> Bool {
-        do {
-            var gate = try Creations.attemptHookGate(for: entry, by: owner, path: path)
-            while case .busy(let wait) = gate {
-                Creations.wait(wait)
-                gate = try Creations.attemptHookGate(for: entry, by: owner, path: path)
-            }
-            if case .claimed = gate { return true }
-            return false
-        } catch let cycle as Creations.WaitCycle {
-            throw backOff(cycle)
-        }
-    }
-
-    /// Remembers that this resolution backs off (see `Creations`), and gives the error to throw.
-    func backOff(_ cycle: Creations.WaitCycle) -> ResolutionError {
-        if state.backedOff == nil { state.backedOff = cycle }
-        return cycle.error
-    }
-
     /// What a store keeps for `entry`'s instance: the value, or a weak reference for `.weak`.
     func box<Service>(_ instance: Service, for entry: RegistrationEntry) throws -> AnyObject {
         guard entry.policy.holdsWeakly else { return InstanceBox(instance) }
@@ -302,7 +207,7 @@ extension Resolution {
 
     /// Runs the entry's factory. The caller puts the entry on the path first.
     @inline(__always)
-    private func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
+    func produce<Service>(_ entry: RegistrationEntry, as serviceType: Service.Type) throws -> Service {
         do {
             return try make(entry, in: self, as: serviceType)
         } catch {
