@@ -19,40 +19,35 @@ import WiringTestSupport
     /// A service whose dependency a pushed layer overrides, resolved through a recording test
     /// container (after a first resolve, so that the recorder pool is warm): at most four.
     @Test func aRecordedResolveOfAServiceWithAnOverriddenDependencyTakesAtMostFourLocks() throws {
-        let base = Container()
-        base.register(Network.self) { _ in Network("live") }
-        base.register(Service.self) { resolver in Service(network: try resolver.resolve()) }
-        let test = TestContainer(base: base)
-        test.pushLayer("offline")
-        test.override(Network.self) { _ in Network("offline") }
-        _ = try test.resolve(Service.self)
-
-        var service: Service?
-        let locks = try LockAcquisitions.counting { service = try test.resolve(Service.self) }
-
-        #expect(service?.network.label == "offline")
+        let locks = try locksOfASecondRecordedResolve(scope: .graph)
         #expect(locks.count <= 4, "a recorded resolve took \(locks.count) locks: \(locks)")
-        _ = test.popLayer()
     }
 
     /// The same with both kept for the container: the second recorded resolve finds the
     /// service the first made with the override (the layer's own instance), which takes one
     /// lock more, the layer store's and the record of what its instance was made with.
     @Test func aRecordedResolveOfAKeptServiceTakesAtMostFiveLocks() throws {
+        let locks = try locksOfASecondRecordedResolve(scope: .container)
+        #expect(locks.count <= 5, "a recorded resolve took \(locks.count) locks: \(locks)")
+    }
+
+    /// The locks the second resolve of `Service` takes through a test container whose pushed
+    /// layer overrides its `Network`, both registered (and overridden) in `scope`.
+    private func locksOfASecondRecordedResolve(scope: Scope) throws -> [String] {
         let base = Container()
-        base.register(Network.self) { _ in Network("live") }.scope(.container)
-        base.register(Service.self) { resolver in Service(network: try resolver.resolve()) }.scope(.container)
+        base.register(Network.self) { _ in Network("live") }.scope(scope)
+        base.register(Service.self) { resolver in Service(network: try resolver.resolve()) }.scope(scope)
         let test = TestContainer(base: base)
         test.pushLayer("offline")
-        test.override(Network.self) { _ in Network("offline") }.scope(.container)
+        defer { _ = test.popLayer() }
+        test.override(Network.self) { _ in Network("offline") }.scope(scope)
         _ = try test.resolve(Service.self)
 
         var service: Service?
         let locks = try LockAcquisitions.counting { service = try test.resolve(Service.self) }
 
         #expect(service?.network.label == "offline")
-        #expect(locks.count <= 5, "a recorded resolve took \(locks.count) locks: \(locks)")
-        _ = test.popLayer()
+        return locks
     }
 
     /// A plain container's resolve of the same graph takes one: the container's, for the entry
