@@ -177,7 +177,8 @@ public final class WiringTestClock: Clock, Sendable {
     ///
     /// At each deadline in the window, earliest first, it sets ``now`` to the deadline, wakes
     /// the sleepers waiting for it in the order they went to sleep, and waits a bounded number
-    /// of turns of the cooperative pool for them to run and sleep again; then ``now`` is the
+    /// of turns of the cooperative pool for them to run and sleep again (and, for one that has
+    /// not slept again by then, up to 20 milliseconds of real time); then ``now`` is the
     /// target. It returns without waiting for the woken code to finish: to know where it has got
     /// to, use ``waitForSleepers(_:)`` or await its task. Time never moves back: a negative
     /// duration wakes nobody and leaves the clock as it is. When the calling task is cancelled,
@@ -278,25 +279,36 @@ extension WiringTestClock {
     /// whose executor never frees up, after which the clock moves on without it.
     private static let maximumTurnsPerDeadline = 1_000
 
+    /// Real time a woken task gets, after its turns, when it has not slept again: on a machine
+    /// busy with other work its thread may be held off the processor for longer than the turns
+    /// take. Paid only when fewer tasks are asleep than before the wake, as when a task ends.
+    private static let graceForATaskThatDidNotSleepAgain = Swift.Duration.milliseconds(20)
+
     /// Wakes the sleepers of the earliest deadline, if it is `limit` or earlier (any, without a
     /// limit), and lets them run; `false` when none was due, the time then moved to `limit`.
     private func wakeEarliest(notAfter limit: Instant?) async -> Bool {
+        let asleepBefore = sleeperCount
         guard let woken = state.withLock({ $0.wakeEarliest(notAfter: limit) }) else { return false }
         for sleeper in woken { sleeper.resume() }
-        await letWokenTasksRun()
+        await letWokenTasksRun(untilAsleep: asleepBefore)
         return true
     }
 
     /// Waits, a bounded number of turns of the cooperative pool, until every task the clock
     /// woke has run again, and then ``turnsAfterWaking`` more, for code after a sleep to reach
-    /// the next one.
-    private func letWokenTasksRun() async {
+    /// the next one; when fewer than `asleepBefore` tasks are asleep by then, it waits up to
+    /// ``graceForATaskThatDidNotSleepAgain`` more for them.
+    private func letWokenTasksRun(untilAsleep asleepBefore: Int = 0) async {
         var turnsSinceAllRan = 0
         for _ in 0..<Self.maximumTurnsPerDeadline {
             await waitOneTurnOfThePool()
             guard state.withLock({ $0.wokenNotYetRunning.isEmpty }) else { continue }
             turnsSinceAllRan += 1
-            if turnsSinceAllRan >= Self.turnsAfterWaking { return }
+            if turnsSinceAllRan >= Self.turnsAfterWaking { break }
+        }
+        let graceEnds = ContinuousClock.now.advanced(by: Self.graceForATaskThatDidNotSleepAgain)
+        while sleeperCount < asleepBefore, ContinuousClock.now < graceEnds, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 }

@@ -283,6 +283,25 @@ import WiringTestSupport
         await end(ticking)
     }
 
+    @Test func runWaitsForAWokenTaskWhoseThreadIsHeldOffBeforeItSleepsAgain() async throws {
+        let clock = WiringTestClock()
+        let ticks = Collected<Int>()
+        let ticking = Task {
+            for tick in 1...5 {
+                try await clock.sleep(for: .seconds(1))
+                // Holds its thread as a busy machine would, longer than the clock's turns take.
+                holdThisThread(forSeconds: 0.005)
+                ticks.append(tick)
+            }
+        }
+        await clock.waitForSleepers(1)
+
+        try await clock.run(timeout: .seconds(50))
+        #expect(clock.now.offset == .seconds(5))
+        await end(ticking)
+        #expect(ticks.values == Array(1...5))
+    }
+
     @Test func runStopsAtItsStepBoundAndThrowsOnALoopThatNeverEnds() async throws {
         let clock = WiringTestClock()
         let ticking = Task {
@@ -426,6 +445,11 @@ extension TestClockTests {
 
 /// Ends a task the test has done with: one the clock left asleep, by a test that failed, is
 /// cancelled, so that the test fails instead of waiting for it until its time limit.
+/// Blocks the calling thread, as the operating system does to a thread it takes the processor from.
+private func holdThisThread(forSeconds seconds: TimeInterval) {
+    Thread.sleep(forTimeInterval: seconds)
+}
+
 private func end(_ task: Task<Void, any Error>) async {
     task.cancel()
     _ = await task.result
