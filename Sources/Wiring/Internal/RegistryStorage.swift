@@ -3,10 +3,11 @@
 package struct RegistryStorage {
     /// Unnamed registrations, the usual case, by type and argument types alone.
     private var unnamed = TypeTable<RegistrationEntry>()
-    /// Named ones by type, argument types and name hash (what it misses is looked up in `keyed`).
+    /// Named ones by type, argument types and name hash (what it misses is looked up in `namedByKey`).
     private var named = TypeTable<RegistrationEntry>()
-    /// Every entry, unnamed ones included.
-    private var keyed: [ServiceKey: RegistrationEntry] = [:]
+    /// Named ones by their whole key, for names that share a hash. Unnamed ones are not here:
+    /// hashing a whole key costs more than the rest of adding a registration.
+    private var namedByKey: [ServiceKey: RegistrationEntry] = [:]
     /// Every key, in registration order.
     package private(set) var order: [ServiceKey] = []
 
@@ -25,16 +26,19 @@ package struct RegistryStorage {
         if let candidate = named[typeKey.named(name)], candidate.key.name == name, candidate.key.argumentList == arguments {
             return candidate
         }
-        return keyed[ServiceKey(serviceType: type, name: name, argumentList: arguments)]
+        return namedByKey[ServiceKey(serviceType: type, name: name, argumentList: arguments)]
     }
 
     /// Stores `entry` under its key, returning the entry it replaces.
     package mutating func insert(_ entry: RegistrationEntry) -> RegistrationEntry? {
-        let previous = keyed.updateValue(entry, forKey: entry.key)
+        let tableKey = TypeTableKey(entry.key)
+        let previous: RegistrationEntry?
         if entry.key.name == nil {
-            unnamed[TypeTableKey(entry.key)] = entry
+            previous = unnamed[tableKey]
+            unnamed[tableKey] = entry
         } else {
-            named[TypeTableKey(entry.key)] = entry
+            previous = namedByKey.updateValue(entry, forKey: entry.key)
+            named[tableKey] = entry
         }
         if let previous, previous.id != entry.id { order.removeAll { $0 == entry.key } }
         if previous?.id != entry.id { order.append(entry.key) }
