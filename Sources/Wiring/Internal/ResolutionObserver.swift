@@ -30,6 +30,32 @@ package protocol ResolutionObserver: AnyObject, Sendable {
     func propertyInjectionFailed(_ error: ResolutionError, declaredAt site: RegistrationSite)
 }
 
+/// A step an observer watches: told before the step, and after it what the step gave or threw.
+/// The one place the engine tells an observer of a step, whether the step blocks or awaits.
+struct ObservedStep {
+    private let observer: any ResolutionObserver
+    private let key: ServiceKey
+
+    /// Tells `observer` that the step of `found` begins, at the end of `path`.
+    init(_ found: Lookup, by observer: any ResolutionObserver, path: @autoclosure () -> [ServiceKey]) {
+        self.observer = observer
+        self.key = found.entry.key
+        observer.willResolve(found, path: path())
+    }
+
+    /// Tells the observer what the step gave and how, and gives it back.
+    func gave<Service>(_ instance: Service, _ outcome: ResolutionOutcome) -> Service {
+        observer.didResolve(instance, outcome: outcome)
+        return instance
+    }
+
+    /// Tells the observer the step failed, and gives the error back to throw.
+    func failed(_ error: any Error) -> any Error {
+        observer.didFail(key, error: error)
+        return error
+    }
+}
+
 extension ResolutionObserver {
     package func resolutionEnded() {}
     package func factory(of entry: RegistrationEntry, resolved key: ServiceKey?, from source: any ResolutionSource) {}

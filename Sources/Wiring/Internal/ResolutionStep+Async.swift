@@ -81,14 +81,12 @@ extension Resolution {
         guard let observer else {
             return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
         }
-        observer.willResolve(found, path: path)
+        let observed = ObservedStep(found, by: observer, path: path)
         do {
             let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
-            observer.didResolve(instance, outcome: outcome)
-            return instance
+            return observed.gave(instance, outcome)
         } catch {
-            observer.didFail(key, error: error)
-            throw error
+            throw observed.failed(error)
         }
     }
 
@@ -142,9 +140,8 @@ extension Resolution {
                 throw cycle.error
             }
         }
-        if case .found(let published) = claim { return (try value(.kept(published), of: entry, as: Service.self), .cached) }
-        let claimed = if case .make(claimed: true) = claim { true } else { false }
-        defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
+        if let published = claim.published { return (try value(.kept(published), of: entry, as: Service.self), .cached) }
+        defer { if claim.holdsClaim { Creations.finish(entry, in: cache.creationStore) } }
         let keptIn = entry.policy.keepsInstances ? cache : nil
         let instance = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments) { made in
             try self.keep(made, of: entry, in: keptIn)

@@ -37,12 +37,11 @@ extension Resolution {
         } catch let cycle as Creations.WaitCycle {
             throw backOff(cycle)
         }
-        if case .found(let published) = claim {
+        if let published = claim.published {
             state.outcome = .cached
             return try value(.kept(published), of: entry, as: serviceType)
         }
-        let claimed = if case .make(claimed: true) = claim { true } else { false }
-        defer { if claimed { Creations.finish(entry, in: cache.creationStore) } }
+        defer { if claim.holdsClaim { Creations.finish(entry, in: cache.creationStore) } }
         return try keep(produce(entry, as: serviceType), of: entry, in: cache)
     }
 
@@ -55,6 +54,17 @@ extension Resolution {
         case found(AnyObject)
         /// Another resolution is making it: wait, blocking or suspended, then take the next turn.
         case wait(Creations.Wait)
+
+        /// The instance another resolution published, if this turn found one.
+        var published: AnyObject? {
+            if case .found(let published) = self { published } else { nil }
+        }
+
+        /// Whether the step holds the claim, given back with `Creations.finish` once the step
+        /// has kept what it made (or failed to make it).
+        var holdsClaim: Bool {
+            if case .make(claimed: true) = self { true } else { false }
+        }
     }
 
     /// One turn of the claim loop every stored lifetime's step runs, synchronous or not; the

@@ -60,14 +60,12 @@ extension Resolution {
     @inline(never)
     private func resolveObserved<Service>(_ found: Lookup, as serviceType: Service.Type) throws -> Service {
         guard let observer = state.observer else { return try resolve(found, as: serviceType, observed: false) }
-        observer.willResolve(found, path: path)
+        let observed = ObservedStep(found, by: observer, path: path)
         do {
             let instance = try resolve(found, as: serviceType, observed: false)
-            observer.didResolve(instance, outcome: state.outcome)
-            return instance
+            return observed.gave(instance, state.outcome)
         } catch {
-            observer.didFail(found.entry.key, error: error)
-            throw error
+            throw observed.failed(error)
         }
     }
 
