@@ -30,6 +30,14 @@ package protocol ImplicitlyResolvable {
     static func implicitInstance(name: String?, source: any ResolutionSource, graph: SharedGraph?) -> Self
 }
 
+extension ServiceKey {
+    /// Whether the engine makes this type's values itself, with no registration, from the
+    /// resolution asking (a `Provider`, a `Lazy`, a `ScopeResetter`).
+    package var isMadeByTheEngine: Bool {
+        serviceType is any ImplicitlyResolvable.Type
+    }
+}
+
 /// The entries standing in for registrations of `Injectable` and `ImplicitlyResolvable` types,
 /// made once per key so scopes can cache their instances.
 package enum ImplicitRegistrations {

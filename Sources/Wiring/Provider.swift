@@ -57,6 +57,13 @@ extension ResolvesLater {
     }
 }
 
+extension ServiceKey {
+    /// For a `Provider` or a `Lazy`, the key it resolves when used; `nil` for any other type.
+    package var resolvedLater: ServiceKey? {
+        (serviceType as? any ResolvesLater.Type)?.resolvedKey(for: self)
+    }
+}
+
 extension Provider: ResolvesLater {
     package static var resolvedType: any Any.Type { Service.self }
 }

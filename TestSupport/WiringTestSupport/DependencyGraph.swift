@@ -54,8 +54,8 @@ public struct DependencyGraph: Sendable {
         // A `Provider<T>` or a `Lazy<T>` resolves `T` later, when it is used: drawn dashed, so
         // that what it resolves does not look disconnected.
         for key in keys {
-            guard let resolvesLater = key.serviceType as? any ResolvesLater.Type else { continue }
-            let pair = Pair(from: key, to: resolvesLater.resolvedKey(for: key))
+            guard let later = key.resolvedLater else { continue }
+            let pair = Pair(from: key, to: later)
             keys.insert(pair.to)
             if !resolved.contains(pair) { declaredOnly.insert(pair) }
         }

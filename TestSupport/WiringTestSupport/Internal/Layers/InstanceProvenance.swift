@@ -73,10 +73,7 @@ final class InstanceProvenance: Sendable {
         _ key: ServiceKey, usedEntry used: RegistrationEntry?, snapshot: LayerSnapshot
     ) -> Dependency {
         guard let used, used.options.isImplicit else { return Dependency(key: key, entryID: used?.id) }
-        guard let resolvesLater = key.serviceType as? any ResolvesLater.Type else {
-            return Dependency(key: key, entryID: nil)
-        }
-        let resolved = resolvesLater.resolvedKey(for: key)
+        guard let resolved = key.resolvedLater else { return Dependency(key: key, entryID: nil) }
         return Dependency(key: resolved, entryID: snapshot.answer(to: resolved)?.entry.id)
     }
 

@@ -123,7 +123,7 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
 
     /// `Provider` and `Lazy` resolve later, on each use: holding one is the fix, not the problem.
     private static func isDeferring(_ key: ServiceKey) -> Bool {
-        key.serviceType is any ImplicitlyResolvable.Type
+        key.isMadeByTheEngine
     }
 
     private func isMissing(_ error: any Error, _ key: ServiceKey) -> Bool {

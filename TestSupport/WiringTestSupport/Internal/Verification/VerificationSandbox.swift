@@ -194,8 +194,10 @@ final class VerificationSandbox: ResolutionSource {
                 origin: error.origin)
         } ?? error
         built.withLock { built in
-            guard let entry = built[origin - 1] as? any FailureReplay else { return }
-            built[origin - 1] = entry.replaying(replayed)
+            // A failure with runtime arguments may depend on them: it answers no other call.
+            let entry = built[origin - 1]
+            guard !entry.key.takesArguments else { return }
+            built[origin - 1] = entry.throwing(id: entry.id, options: entry.options) { _ in replayed }
         }
     }
 
