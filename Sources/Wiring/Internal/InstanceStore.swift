@@ -4,7 +4,9 @@
 /// slots, which a scope change replaces with the entry.)
 ///
 /// Keyed by scope as well as registration: after `.scope(_:)` changes a registration, what was
-/// kept under its old scope is never handed out for the new one.
+/// kept under its old scope is never handed out for the new one. Beside each instance it keeps
+/// a note its owner may add (a test container's layer: what the instance was made with), read
+/// with the instance under the same lock.
 package final class InstanceStore: InstanceCache {
     private struct Key: Hashable {
         let entry: Int
@@ -25,17 +27,33 @@ package final class InstanceStore: InstanceCache {
         }
     }
 
-    private let instances = LockedState<[Key: AnyObject]>([:])
+    /// A kept instance's box, and the note beside it.
+    private struct Kept {
+        let box: AnyObject
+        var note: (any Sendable)?
+    }
+
+    private let instances = LockedState<[Key: Kept]>([:])
 
     package init() {}
 
     /// The box kept for `entry` in its current scope.
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0[Key(entry)] }
+        instances.withLock { $0[Key(entry)]?.box }
+    }
+
+    /// The box kept for `entry` in its current scope, and the note beside it.
+    package func kept(for entry: RegistrationEntry) -> (box: AnyObject, note: (any Sendable)?)? {
+        instances.withLock { $0[Key(entry)].map { ($0.box, $0.note) } }
     }
 
     package func store(_ box: AnyObject, for entry: RegistrationEntry) {
-        instances.withLock { $0[Key(entry)] = box }
+        instances.withLock { $0[Key(entry)] = Kept(box: box) }
+    }
+
+    /// Notes `note` beside the instance kept for `entry`, if it is still kept.
+    package func note(_ note: any Sendable, for entry: RegistrationEntry) {
+        instances.withLock { $0[Key(entry)]?.note = note }
     }
 
     /// Drops what is kept for the registration with `id` (and its argument variants), in any
@@ -45,7 +63,7 @@ package final class InstanceStore: InstanceCache {
     package func remove(entryID id: Int) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { $0.registration == id }
-            return keys.compactMap { instances.removeValue(forKey: $0) }
+            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
         }
     }
 
@@ -53,7 +71,7 @@ package final class InstanceStore: InstanceCache {
     package func remove(entryIDs ids: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { ids.contains($0.entry) || ids.contains($0.registration) }
-            return keys.compactMap { instances.removeValue(forKey: $0) }
+            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
         }
     }
 
@@ -67,7 +85,7 @@ package final class InstanceStore: InstanceCache {
     package func reset(_ scope: Scope, keeping kept: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) }
-            return keys.compactMap { instances.removeValue(forKey: $0) }
+            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
         }
     }
 
@@ -75,7 +93,7 @@ package final class InstanceStore: InstanceCache {
     package func removeAll() -> [AnyObject] {
         instances.withLock { instances in
             defer { instances = [:] }
-            return Array(instances.values)
+            return instances.values.map(\.box)
         }
     }
 
@@ -87,7 +105,7 @@ package final class InstanceStore: InstanceCache {
 
     /// Every object kept (for `.weak`, while it lives).
     package var objects: [AnyObject] {
-        instances.withLock { Array($0.values) }.compactMap(Self.object(in:))
+        instances.withLock { $0.values.map(\.box) }.compactMap(Self.object(in:))
     }
 
     /// Whether anything is kept for `entry` in its current scope.

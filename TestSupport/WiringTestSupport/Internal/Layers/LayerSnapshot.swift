@@ -24,8 +24,6 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// overridden nor in the base itself.
     let registry: Registry
 
-    /// What the layers' instances were made with, to tell one an override has made stale.
-    let provenance: InstanceProvenance
     /// The container below the layers, for what answers a key now.
     private let base: Container
 
@@ -35,12 +33,10 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// A snapshot of `layers` (top first, `bound` the task's among them) over the `base`
     /// container and the `fakes` registry, at `revision`.
     init(
-        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int,
-        provenance: InstanceProvenance
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int
     ) {
         let baseRegistry = base.registry
         self.base = base
-        self.provenance = provenance
         self.layers = layers
         self.bound = bound
         self.revision = revision
@@ -146,9 +142,18 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// The box the topmost layer that has one keeps for `entry`, that layer, and why an
     /// override made it stale, if one did.
     func keptBox(for entry: RegistrationEntry) -> (box: AnyObject, layer: OverrideLayer, stale: StaleInstance?)? {
+        guard let kept = keptWithProvenance(for: entry) else { return nil }
+        return (kept.box, kept.layer, kept.madeWith.flatMap { staleness(of: entry, madeWith: $0, keptIn: kept.layer) })
+    }
+
+    /// The box the topmost layer that has one keeps for `entry`, that layer, and what the
+    /// instance was made with, if that is known yet: one look in the layer's store.
+    func keptWithProvenance(
+        for entry: RegistrationEntry
+    ) -> (box: AnyObject, layer: OverrideLayer, madeWith: InstanceProvenance.MadeWith?)? {
         for layer in layers {
-            guard let box = layer.cache.cachedInstance(for: entry) else { continue }
-            return (box, layer, staleness(of: entry, keptIn: layer))
+            guard let kept = layer.cache.kept(for: entry) else { continue }
+            return (kept.box, layer, kept.note as? InstanceProvenance.MadeWith)
         }
         return nil
     }
@@ -164,10 +169,10 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     }
 
     /// Why the instance of `entry` that `layer` keeps is stale, if it is.
-    private func staleness(of entry: RegistrationEntry, keptIn layer: OverrideLayer) -> StaleInstance? {
-        guard let madeWith = provenance.madeWith(layer: layer.id, entry: entry.id), madeWith.registry !== registry else {
-            return nil
-        }
+    private func staleness(
+        of entry: RegistrationEntry, madeWith: InstanceProvenance.MadeWith, keptIn layer: OverrideLayer
+    ) -> StaleInstance? {
+        guard madeWith.registry !== registry else { return nil }
         for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
             let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }

@@ -11,8 +11,6 @@ final class LayerStack: Sendable {
     let fakes: Fakes
     /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
     let root: OverrideLayer
-    /// What the layers' instances were made with.
-    let provenance = InstanceProvenance()
     /// Counts changes to the base, the layers' overrides and the fakes; they all report to it.
     private let changes: ChangeSignal
     private let state: LockedState<State>
@@ -114,7 +112,6 @@ final class LayerStack: Sendable {
         }
         if let popped {
             popped.dropInstances()
-            provenance.forget(layer: popped.id)
         }
         return popped
     }
@@ -219,7 +216,6 @@ final class LayerStack: Sendable {
         defer {
             unbind(layer)
             layer.dropInstances()
-            provenance.forget(layer: layer.id)
         }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try Self.$taskLayers.withValue(layers) {
@@ -235,7 +231,6 @@ final class LayerStack: Sendable {
         defer {
             unbind(layer)
             layer.dropInstances()
-            provenance.forget(layer: layer.id)
         }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try await Self.$taskLayers.withValue(layers, operation: operation)
@@ -336,7 +331,7 @@ final class LayerStack: Sendable {
     private func takeSnapshot(bound: [OverrideLayer], _ state: inout State) -> LayerSnapshot {
         LayerSnapshot(
             layers: bound + state.pushed.reversed() + [root], bound: bound, base: base,
-            fakes: fakes.registry, revision: state.revision, provenance: provenance)
+            fakes: fakes.registry, revision: state.revision)
     }
 
     // MARK: Looking up
