@@ -49,7 +49,7 @@ let package = Package(
             name: "WiringSwiftTestingTests", dependencies: ["WiringSwiftTesting", "WiringXCTest", "WiringTestHelpers"],
             exclude: ["__Snapshots__"]),
         .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit", "WiringAssertions"], exclude: ["Snapshots"]),
-        .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport", "WiringSwiftTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

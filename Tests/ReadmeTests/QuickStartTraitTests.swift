@@ -1,5 +1,5 @@
 // The README's quick start: its parallel Swift Testing test, verbatim, over the quick start's
-// wiring (the same types as Tests/ReadmeTests/QuickStart.swift, which that target keeps).
+// wiring (QuickStart.swift).
 
 import Testing
 import WiringSwiftTesting
@@ -12,25 +12,6 @@ func theOwnerGetsTheTestCat() throws {
         Owner .container new #2
         └── Animal .graph new #1 (override "test")
         """)
-}
-
-protocol Animal: AnyObject { var name: String { get } }
-final class Cat: Animal {
-    let name: String
-    init(name: String = "Cat") { self.name = name }
-}
-protocol Owner: AnyObject { var pet: Animal { get } }
-final class PetOwner: Owner {
-    let pet: Animal
-    init(pet: Animal) { self.pet = pet }
-}
-
-func makePetContainer() -> Container {
-    let container = Container()
-    container.register(Animal.self) { _ in Cat() }
-    container.register(Owner.self) { r in try PetOwner(pet: r.resolve(Animal.self)) }
-        .scope(.container)
-    return container
 }
 
 /// What the quick start's comment promises: each argument of a parameterized test, run in
