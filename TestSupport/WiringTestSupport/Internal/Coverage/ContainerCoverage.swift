@@ -30,8 +30,9 @@ final class ContainerCoverage: Sendable {
     /// `record`, with the registrations that exist now, resolved or not.
     private func completed(_ record: CoverageRecord) -> CoverageRecord {
         var record = record
+        let fakes = layers.fakes.registry
         for found in layers.base.visibleRegistrations(includingParents: true) {
-            record.note(found.entry, as: .registration)
+            record.note(found.entry, as: .registration, hasFake: MutatedRegistration.canFake(found.entry, fakes: fakes))
         }
         for layer in layers.ownLayers {
             // What hides a replaced module's registration is no double a test made.
