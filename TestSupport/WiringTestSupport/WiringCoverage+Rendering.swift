@@ -40,8 +40,9 @@ extension WiringCoverage {
     /// The report as JSON, for tools: the summary, the totals, then every registration and
     /// every double with how many tests resolved it, in the order of ``render()``, one a line;
     /// `resolvedBy` names those tests (sorted, at most 100; `tests` counts them all) and
-    /// `"fake": true` marks a registration a fake or its `Injectable` type can stand in for,
-    /// for `wiring-mutants`.
+    /// `"fake": true` marks a registration a fake or its `Injectable` type can stand in for, and
+    /// `verifiedBy` names the tests whose `verifyWiring` or `wiringManifest` built it, for
+    /// `wiring-mutants`.
     ///
     /// ```json
     /// {
@@ -64,6 +65,8 @@ extension WiringCoverage {
                 + (entry.refusedTestCount == 0 ? "" : ", \"refused\": \(entry.refusedTestCount)")
                 + (entry.hasFake ? ", \"fake\": true" : "")
                 + (entry.testNames.isEmpty ? "" : ", \"resolvedBy\": [\(entry.testNames.map(Self.json).joined(separator: ", "))]")
+                + (entry.verificationTestNames.isEmpty
+                    ? "" : ", \"verifiedBy\": [\(entry.verificationTestNames.map(Self.json).joined(separator: ", "))]")
                 + " }"
         }
         func array(_ entries: [Entry], withKind: Bool) -> String {

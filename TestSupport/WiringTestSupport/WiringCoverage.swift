@@ -50,6 +50,9 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
         /// Whether a test container had a fake for it, or its type is `Injectable`: where a
         /// `fake` mutant applies.
         package let hasFake: Bool
+        /// The names of the tests whose `verifyWiring` or `wiringManifest` built it (in a
+        /// sandbox, so not in ``testCount``), sorted, at most ``listedTestNameLimit``.
+        package let verificationTestNames: [String]
 
         /// How many test names an entry lists: enough to pick the tests of a registration, few
         /// enough that the report of a suite of thousands stays readable.
@@ -58,7 +61,7 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
         /// An entry; the test support makes them.
         init(
             kind: Kind, key: String, scope: String, site: RegistrationSite, testCount: Int, refusedTestCount: Int = 0,
-            testNames: [String] = [], hasFake: Bool = false
+            testNames: [String] = [], hasFake: Bool = false, verificationTestNames: [String] = []
         ) {
             self.kind = kind
             self.key = key
@@ -68,6 +71,7 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
             self.refusedTestCount = refusedTestCount
             self.testNames = testNames
             self.hasFake = hasFake
+            self.verificationTestNames = verificationTestNames
         }
 
         /// The names of `tests` an entry lists: the first ``listedTestNameLimit``, sorted.
@@ -177,6 +181,7 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
             var refused = 0
             var names: Set<String> = []
             var hasFake = false
+            var verifiedBy: Set<String> = []
         }
         var merged: [Identity: Tally] = [:]
         for entry in registrations + doubles + other.registrations + other.doubles {
@@ -186,12 +191,14 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
             merged[identity, default: Tally()].refused += entry.refusedTestCount
             merged[identity, default: Tally()].names.formUnion(entry.testNames)
             if entry.hasFake { merged[identity, default: Tally()].hasFake = true }
+            merged[identity, default: Tally()].verifiedBy.formUnion(entry.verificationTestNames)
         }
         let entries = merged.map { identity, tally in
             Entry(
                 kind: identity.kind, key: identity.key, scope: tally.scopes.sorted().joined(separator: ", "),
                 site: identity.site, testCount: tally.tests, refusedTestCount: tally.refused,
-                testNames: Entry.listed(tally.names), hasFake: tally.hasFake)
+                testNames: Entry.listed(tally.names), hasFake: tally.hasFake,
+                verificationTestNames: Entry.listed(tally.verifiedBy))
         }
         return WiringCoverage(entries: entries, testCount: testCount + other.testCount)
     }

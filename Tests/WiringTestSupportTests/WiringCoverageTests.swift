@@ -139,6 +139,25 @@ struct WiringCoverageTests {
         #expect(twice.registrations.first { $0.key == "Logger" }?.hasFake == true)
     }
 
+    @Test func theJSONNamesTheTestsWhoseWholeGraphCheckBuiltAnEntry() throws {
+        let test = TestContainer(base: makeCoverageApp())
+        asTest("AppTests.WiringTests/wiringIsComplete()") { _ = test.verifyWiring() }
+        asTest("AppTests.WiringTests/manifest()") { _ = test.wiringManifest() }
+        let coverage = WiringCoverage(testContainers: [test])
+        let logger = try #require(coverage.registrations.first { $0.key == "Logger" })
+
+        // Built in a sandbox: checked, not resolved.
+        #expect(logger.testCount == 0)
+        #expect(logger.verificationTestNames == ["AppTests.WiringTests/manifest()", "AppTests.WiringTests/wiringIsComplete()"])
+        let json = coverage.renderJSON()
+        #expect(json.contains(
+            #""line": 20, "tests": 0, "verifiedBy": ["AppTests.WiringTests/manifest()", "AppTests.WiringTests/wiringIsComplete()"] }"#),
+            "\(json)")
+        #expect(try CoverageFile.decode(Data(json.utf8)) == coverage)
+        #expect(coverage.adding(coverage).registrations.first { $0.key == "Logger" }?.verificationTestNames
+            == logger.verificationTestNames)
+    }
+
     @Test func aTestCountsOnceWhicheverContainersAndCasesItResolvedThrough() throws {
         let shared = TestContainer(base: makeCoverageApp())
         let own = TestContainer(base: makeCoverageApp())

@@ -123,11 +123,14 @@ package enum CoverageFile {
             let fake: Bool?
             /// Written only where some test resolved it; at most `listedTestNameLimit` names.
             let resolvedBy: [String]?
+            /// Written only where some test's whole-graph check built it.
+            let verifiedBy: [String]?
 
             func entry(kind: WiringCoverage.Entry.Kind) -> WiringCoverage.Entry {
                 WiringCoverage.Entry(
                     kind: kind, key: key, scope: scope, site: RegistrationSite(fileID: file, line: line), testCount: tests,
-                    refusedTestCount: refused ?? 0, testNames: resolvedBy ?? [], hasFake: fake ?? false)
+                    refusedTestCount: refused ?? 0, testNames: resolvedBy ?? [], hasFake: fake ?? false,
+                    verificationTestNames: verifiedBy ?? [])
             }
         }
 

@@ -86,4 +86,19 @@ package struct WiringMutant: Sendable, Equatable, CustomStringConvertible {
             exit(64)
         }
     }()
+
+    /// What a test process prints when a whole-graph check ran under a mutant, so that
+    /// `wiring-mutants` can tell a mutant only verification caught from one a test's own
+    /// assertions caught: `wiring-mutants: verification ran under WIRING_MUTANT=…`.
+    package static let verificationMarker = "wiring-mutants: verification ran under \(variable)="
+
+    /// Notes, on standard error, that `check` (`verifyWiring`, `wiringManifest`) of a test
+    /// container made under `mutant` ran, in the test running now, and what it found.
+    static func noteVerification(_ check: String, under mutant: WiringMutant?, problems: Int? = nil) {
+        guard let mutant else { return }
+        let test = RunningTests.current?.name ?? "(no test known)"
+        // The marker goes to standard error, which `wiring-mutants` reads after the process ends.
+        let found = problems.map { ", \($0) problem\($0 == 1 ? "" : "s")" } ?? ""
+        RunEnd.printToStandardError("\(verificationMarker)\(mutant) in test \(test): \(check)\(found)")
+    }
 }
