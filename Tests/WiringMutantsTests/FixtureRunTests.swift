@@ -92,3 +92,15 @@ private final class LockedLines: @unchecked Sendable {
     func append(_ line: String) { lock.withLock { lines.append(line) } }
     var text: String { lock.withLock { lines.joined() } }
 }
+
+@Suite("The Mutants article")
+struct MutantsArticleTests {
+    /// The report the article shows is the fixture's, as the runner prints it.
+    @Test func theArticleShowsTheFixturesReport() throws {
+        let article = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TestSupport/WiringTestSupport/Documentation.docc/Mutants.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        #expect(text.contains("```text\n" + FixtureRunTests.report + "\n```\n"))
+    }
+}
