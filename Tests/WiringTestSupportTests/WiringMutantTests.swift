@@ -97,6 +97,27 @@ struct WiringMutantTests {
         #expect(pair.first.bus !== pair.second.bus, "\(test.trace.render())")
     }
 
+    @Test func unshareMakesAPerArgumentRegistrationAnewForTheSameArguments() throws {
+        final class Greeting: Sendable {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        func app() -> Container {
+            let container = Container()
+            container.register(Greeting.self) { (_, name: String) in Greeting(name) }.scope(.container)
+            return container
+        }
+        let kept = TestContainer(base: app())
+        #expect(try kept.resolve(Greeting.self, arguments: "Ada") === kept.resolve(Greeting.self, arguments: "Ada"))
+
+        let test = try WiringMutant.$inTask.withValue(WiringMutant.parse("Greeting (arguments: String):unshare")) {
+            TestContainer(base: app())
+        }
+        let first = try test.resolve(Greeting.self, arguments: "Ada")
+        #expect(try first !== test.resolve(Greeting.self, arguments: "Ada"))
+        #expect(first.name == "Ada")
+    }
+
     @Test func unshareOfATransientRegistrationChangesNothing() throws {
         let test = try testContainer("Screen:unshare")
         let pair = test.resolving(MutantApp.Pair.self)
