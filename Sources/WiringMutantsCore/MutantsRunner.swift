@@ -193,9 +193,10 @@ package struct MutantsRunner: Sendable {
                 timedOut = true
                 break
             }
-            if !run.outcome.succeeded {
-                failedWithoutName = failedWithoutName
-                    ?? (run.outcome.wasSignalled ? "(crashed: signal \(run.outcome.status))" : "(exit status \(run.outcome.status))")
+            if !run.outcome.succeeded, failedWithoutName == nil {
+                let running = TestOutput.testRunningAtTheEnd(of: run.output).map { " in \($0)" } ?? ""
+                failedWithoutName = run.outcome.wasSignalled
+                    ? "a crash (signal \(run.outcome.status))\(running)" : "exit status \(run.outcome.status)\(running)"
             }
         }
         let reproduce = "WIRING_MUTANT=\(Self.shellQuoted(name)) swift test --filter \(Self.shellQuoted(job.selection.swiftTestFilter))"

@@ -72,6 +72,7 @@ struct RunnerPartsTests {
             /app/Tests/CheckoutTests.swift:12: error: CheckoutTests.testPay : XCTAssertEqual failed
             Test Case 'CheckoutTests.testPay' failed (0.002 seconds)
             Test Case '-[AppTests.CartTests testAdd]' failed (0.001 seconds).
+            ✘ Test brokenShowsErrors() recorded an issue at DemoTests.swift:39:9: Expectation failed: a == b
             \u{1B}[91m✘\u{1B}[0m Test total() failed after 0.001 seconds with 1 issue.
             Test Case 'CheckoutTests.testPay' failed (0.002 seconds)
             """
@@ -79,6 +80,21 @@ struct RunnerPartsTests {
         #expect(TestOutput.name("total()", isTest: "AppTests.total()"))
         #expect(TestOutput.name("adds(item:)", isTest: "AppTests.CartSuite/adds(item:)"))
         #expect(!TestOutput.name("adds(item:)", isTest: "AppTests.CartSuite/readds(item:)"))
+    }
+
+    @Test func aCrashNamesTheTestRunningWhenItCrashed() {
+        #expect(TestOutput.testRunningAtTheEnd(of: """
+            Test Case 'CheckoutTests.testPay' started at 2026-01-01 10:00:00.000
+            Test Case 'CheckoutTests.testPay' passed (0.002 seconds)
+            Test Case 'CheckoutTests.testRefund' started at 2026-01-01 10:00:00.010
+            Fatal error: Unexpectedly found nil
+            """) == "CheckoutTests.testRefund")
+        #expect(TestOutput.testRunningAtTheEnd(of: """
+            ◇ Test pay() started.
+            ◇ Test refund() started.
+            ✔ Test refund() passed after 0.001 seconds.
+            """) == nil)
+        #expect(TestOutput.testRunningAtTheEnd(of: "◇ Test pay() started.\nFatal error\n") == "pay()")
     }
 
     @Test func theBaselineListsAcceptedSurvivors() throws {
