@@ -33,30 +33,27 @@ package enum BoundedProcess {
     package static func run(
         _ executable: String, arguments: [String], environment: [String: String], outputPath: String, timeout: Double
     ) throws -> Outcome {
-        let start = Date()
-        let pid = try spawn(executable, arguments: arguments, environment: environment, outputPath: outputPath)
-        let deadline = start.addingTimeInterval(timeout)
-        var status: Int32 = 0
-        while true {
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid { break }
-            if waited < 0 && errno != EINTR {
-                throw Failure(description: "cannot wait for \(executable) (errno \(errno))")
-            }
+        let began = Date()
+        let process = try start(executable, arguments: arguments, environment: environment, outputPath: outputPath)
+        let pid = process.processIdentifier
+        // Foundation starts each process in a group of its own (Linux, Darwin): the limit kills
+        // the group whole, so that a hung test and whatever it started stop together.
+        let leadsGroup = getpgid(pid) == pid
+        let deadline = began.addingTimeInterval(timeout)
+        while process.isRunning {
             if Date() >= deadline {
-                // The group the child leads: the test binary and anything it started.
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return Outcome(status: SIGKILL, wasSignalled: true, timedOut: true, seconds: Date().timeIntervalSince(start))
+                stop(pid, group: leadsGroup)
+                process.waitUntilExit()
+                return Outcome(status: SIGKILL, wasSignalled: true, timedOut: true, seconds: Date().timeIntervalSince(began))
             }
             usleep(10_000)
         }
+        process.waitUntilExit()
         // What is left of the group (a child the test started and never waited for) goes too.
-        kill(-pid, SIGKILL)
-        let seconds = Date().timeIntervalSince(start)
-        let signal = status & 0x7f
-        if signal != 0 { return Outcome(status: signal, wasSignalled: true, timedOut: false, seconds: seconds) }
-        return Outcome(status: (status >> 8) & 0xff, wasSignalled: false, timedOut: false, seconds: seconds)
+        if leadsGroup { stop(pid, group: true) }
+        let seconds = Date().timeIntervalSince(began)
+        let signalled = process.terminationReason == .uncaughtSignal
+        return Outcome(status: process.terminationStatus, wasSignalled: signalled, timedOut: false, seconds: seconds)
     }
 
     /// Runs `executable` as `run` does and returns its output too.
@@ -70,45 +67,33 @@ package enum BoundedProcess {
         return (outcome, output)
     }
 
-    private static func spawn(
+    /// Starts `executable` with its output (standard output and standard error together) in
+    /// the file at `outputPath` and nothing on its standard input.
+    private static func start(
         _ executable: String, arguments: [String], environment: [String: String], outputPath: String
-    ) throws -> pid_t {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+    ) throws -> Process {
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
+            throw Failure(description: "cannot create \(outputPath)")
         }
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // A group of its own, which the time limit kills whole.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot run \(executable): \(error.localizedDescription)")
+        }
+        return process
+    }
 
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { arguments -> Int32 in
-            (envp + [nil]).withUnsafeBufferPointer { environment -> Int32 in
-                // Never empty: each holds its terminating nil at least.
-                guard let arguments = arguments.baseAddress, let environment = environment.baseAddress else { return EINVAL }
-                return posix_spawn(&pid, executable, &actions, &attributes, arguments, environment)
-            }
-        }
-        guard result == 0 else {
-            throw Failure(description: "cannot run \(executable): \(String(cString: strerror(result)))")
-        }
-        return pid
+    /// Kills the process group `pid` leads, or where it leads none, the process alone.
+    private static func stop(_ pid: pid_t, group: Bool) {
+        _ = kill(group ? -pid : pid, SIGKILL)
     }
 }
