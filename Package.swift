@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WiringXCTest", targets: ["WiringXCTest"]),
         .library(name: "WiringSwiftTesting", targets: ["WiringSwiftTesting"]),
         .executable(name: "wiring-demo", targets: ["WiringDemo"]),
+        .executable(name: "wiring-mutants", targets: ["WiringMutants"]),
     ],
     targets: [
         .target(name: "Wiring"),
@@ -18,6 +19,11 @@ let package = Package(
         .target(name: "WiringDemoKit", dependencies: ["Wiring", "WiringTestSupport"]),
         .executableTarget(name: "WiringDemo", dependencies: ["WiringDemoKit"]),
         .target(name: "WiringTestSupport", dependencies: ["Wiring"], path: "TestSupport/WiringTestSupport"),
+        // `swift run wiring-mutants`: runs a package's tests against mutants of its wiring. It
+        // reads the coverage JSON and runs the test binary, so it needs Foundation only; its
+        // logic is a library, which its tests reach.
+        .target(name: "WiringMutantsCore"),
+        .executableTarget(name: "WiringMutants", dependencies: ["WiringMutantsCore"]),
         // The assertions, written once and re-exported by both WiringXCTest and WiringSwiftTesting.
         .target(
             name: "WiringAssertions", dependencies: ["Wiring", "WiringTestSupport"], path: "TestSupport/WiringAssertions"),
@@ -50,6 +56,11 @@ let package = Package(
             exclude: ["__Snapshots__"]),
         .testTarget(name: "WiringDemoTests", dependencies: ["WiringDemoKit", "WiringAssertions"], exclude: ["Snapshots"]),
         .testTarget(name: "ReadmeTests", dependencies: ["Wiring", "WiringTestSupport", "WiringSwiftTesting"]),
+        // A small app whose tests wiring-mutants runs (in WiringMutantsTests and in CI): written
+        // so that a mutant is killed, one survives, one is caught by verification only, one
+        // registration is not covered and one mutant hangs. Its tests pass unmutated.
+        .testTarget(name: "MutantsFixtureTests", dependencies: ["Wiring", "WiringXCTest"]),
+        .testTarget(name: "WiringMutantsTests", dependencies: ["WiringMutantsCore", "WiringTestHelpers"]),
     ],
     swiftLanguageModes: [.v6]
 )

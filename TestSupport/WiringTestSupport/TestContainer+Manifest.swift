@@ -24,7 +24,9 @@ extension TestContainer {
     /// - Parameter samples: Adds sample arguments for registrations that take them; none by
     ///   default.
     public func wiringManifest(samples: (inout VerificationSamples) -> Void = { _ in }) -> WiringManifest {
-        manifest(from: WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifest())
+        let findings = WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifest()
+        noteWholeGraphCheck("wiringManifest", checked: findings.registrations.map(\.entry.key))
+        return manifest(from: findings)
     }
 
     /// Describes the whole static wiring, as ``wiringManifest(samples:)`` does, building
@@ -39,7 +41,9 @@ extension TestContainer {
     ///   default.
     @MainActor
     public func wiringManifestAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringManifest {
-        manifest(from: await WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifestAwaiting())
+        let findings = await WiringVerifier(test: self, samples: VerificationSamples(samples)).runForManifestAwaiting()
+        noteWholeGraphCheck("wiringManifestAsync", checked: findings.registrations.map(\.entry.key))
+        return manifest(from: findings)
     }
 
     /// The manifest of what one check found.

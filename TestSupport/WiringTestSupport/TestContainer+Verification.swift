@@ -22,7 +22,9 @@ extension TestContainer {
     /// - Parameter samples: Adds sample arguments for registrations that take them; none by
     ///   default.
     public func verifyWiring(samples: (inout VerificationSamples) -> Void = { _ in }) -> WiringReport {
-        WiringVerifier(test: self, samples: VerificationSamples(samples)).run()
+        let report = WiringVerifier(test: self, samples: VerificationSamples(samples)).run()
+        noteWholeGraphCheck("verifyWiring", checked: report.checked, problems: report.problems.count)
+        return report
     }
 
     /// Builds every registration once in a throw-away sandbox, as ``verifyWiring(samples:)``
@@ -44,6 +46,8 @@ extension TestContainer {
     ///   where they must be); none by default.
     @MainActor
     public func verifyWiringAsync(samples: (inout VerificationSamples) -> Void = { _ in }) async -> WiringReport {
-        await WiringVerifier(test: self, samples: VerificationSamples(samples)).runAwaitingFactories()
+        let report = await WiringVerifier(test: self, samples: VerificationSamples(samples)).runAwaitingFactories()
+        noteWholeGraphCheck("verifyWiringAsync", checked: report.checked, problems: report.problems.count)
+        return report
     }
 }

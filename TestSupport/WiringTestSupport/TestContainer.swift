@@ -34,7 +34,7 @@ public final class TestContainer: Resolver, Sendable {
     /// A test container over `base`, which it never modifies.
     /// - Parameter base: The app's container, usually built by the same function the app uses.
     public init(base: Container) {
-        let layers = LayerStack(base: base)
+        let layers = LayerStack(base: base, mutant: WiringMutant.active)
         self.base = base
         self.fakes = layers.fakes
         self.layers = layers

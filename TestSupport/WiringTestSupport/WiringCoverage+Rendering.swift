@@ -38,7 +38,11 @@ extension WiringCoverage {
     }
 
     /// The report as JSON, for tools: the summary, the totals, then every registration and
-    /// every double with how many tests resolved it, in the order of ``render()``, one a line.
+    /// every double with how many tests resolved it, in the order of ``render()``, one a line;
+    /// `resolvedBy` names those tests (sorted, at most 100; `tests` counts them all) and
+    /// `"fake": true` marks a registration a fake or its `Injectable` type can stand in for, and
+    /// `verifiedBy` names the tests whose `verifyWiring` or `wiringManifest` built it, for
+    /// `wiring-mutants`.
     ///
     /// ```json
     /// {
@@ -47,7 +51,7 @@ extension WiringCoverage {
     ///   "summary": "Wiring coverage: 1 of 2 registrations resolved by 1 test (50%)",
     ///   "totals": { "registrations": 2, "resolved": 1, "tests": 1, "percent": 50 },
     ///   "registrations": [
-    ///     { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 1 },
+    ///     { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 1, "resolvedBy": ["AppTests.NetworkTests/fetch()"] },
     ///     { "key": "Database", "scope": ".container", "file": "App/Setup.swift", "line": 20, "tests": 0 }
     ///   ],
     ///   "doubles": []
@@ -58,7 +62,12 @@ extension WiringCoverage {
             let kind = withKind ? "\"kind\": \(Self.json(entry.kind.rawValue)), " : ""
             return "{ \(kind)\"key\": \(Self.json(entry.key)), \"scope\": \(Self.json(entry.scope)), "
                 + "\"file\": \(Self.json(entry.site.fileID)), \"line\": \(entry.site.line), \"tests\": \(entry.testCount)"
-                + (entry.refusedTestCount == 0 ? "" : ", \"refused\": \(entry.refusedTestCount)") + " }"
+                + (entry.refusedTestCount == 0 ? "" : ", \"refused\": \(entry.refusedTestCount)")
+                + (entry.hasFake ? ", \"fake\": true" : "")
+                + (entry.testNames.isEmpty ? "" : ", \"resolvedBy\": [\(entry.testNames.map(Self.json).joined(separator: ", "))]")
+                + (entry.verificationTestNames.isEmpty
+                    ? "" : ", \"verifiedBy\": [\(entry.verificationTestNames.map(Self.json).joined(separator: ", "))]")
+                + " }"
         }
         func array(_ entries: [Entry], withKind: Bool) -> String {
             guard !entries.isEmpty else { return "[]" }

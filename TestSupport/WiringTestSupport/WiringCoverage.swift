@@ -44,15 +44,39 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
         /// How many tests a test container refused it in, a live-only registration nothing
         /// overrode or faked: reached, but never run, so not counted in ``testCount``.
         public let refusedTestCount: Int
+        /// The names of the tests that resolved it, sorted, at most ``listedTestNameLimit`` of
+        /// them: which tests `wiring-mutants` runs against a mutant of it.
+        package let testNames: [String]
+        /// Whether a test container had a fake for it, or its type is `Injectable`: where a
+        /// `fake` mutant applies.
+        package let hasFake: Bool
+        /// The names of the tests whose `verifyWiring` or `wiringManifest` built it (in a
+        /// sandbox, so not in ``testCount``), sorted, at most ``listedTestNameLimit``.
+        package let verificationTestNames: [String]
+
+        /// How many test names an entry lists: enough to pick the tests of a registration, few
+        /// enough that the report of a suite of thousands stays readable.
+        static let listedTestNameLimit = 100
 
         /// An entry; the test support makes them.
-        init(kind: Kind, key: String, scope: String, site: RegistrationSite, testCount: Int, refusedTestCount: Int = 0) {
+        init(
+            kind: Kind, key: String, scope: String, site: RegistrationSite, testCount: Int, refusedTestCount: Int = 0,
+            testNames: [String] = [], hasFake: Bool = false, verificationTestNames: [String] = []
+        ) {
             self.kind = kind
             self.key = key
             self.scope = scope
             self.site = site
             self.testCount = testCount
             self.refusedTestCount = refusedTestCount
+            self.testNames = testNames
+            self.hasFake = hasFake
+            self.verificationTestNames = verificationTestNames
+        }
+
+        /// The names of `tests` an entry lists: the first ``listedTestNameLimit``, sorted.
+        static func listed(_ tests: some Sequence<String>) -> [String] {
+            Array(Set(tests).sorted().prefix(listedTestNameLimit))
         }
 
         /// `Network [.container] at App/Setup.swift:12`, after `override ` or `fake ` for a double;
@@ -145,24 +169,36 @@ public struct WiringCoverage: Sendable, Equatable, CustomStringConvertible {
 
     /// Adds up `other`, the report of other tests (another process of the same run): the tests
     /// that resolved each entry, and the tests in all, are counted together.
-    func adding(_ other: WiringCoverage) -> WiringCoverage {
+    package func adding(_ other: WiringCoverage) -> WiringCoverage {
         struct Identity: Hashable {
             let kind: Entry.Kind
             let key: String
             let site: RegistrationSite
         }
-        var merged: [Identity: (scopes: Set<String>, tests: Int, refused: Int)] = [:]
+        struct Tally {
+            var scopes: Set<String> = []
+            var tests = 0
+            var refused = 0
+            var names: Set<String> = []
+            var hasFake = false
+            var verifiedBy: Set<String> = []
+        }
+        var merged: [Identity: Tally] = [:]
         for entry in registrations + doubles + other.registrations + other.doubles {
             let identity = Identity(kind: entry.kind, key: entry.key, site: entry.site)
-            let scopes = entry.scope.split(separator: ", ").map(String.init)
-            merged[identity, default: ([], 0, 0)].scopes.formUnion(scopes)
-            merged[identity, default: ([], 0, 0)].tests += entry.testCount
-            merged[identity, default: ([], 0, 0)].refused += entry.refusedTestCount
+            merged[identity, default: Tally()].scopes.formUnion(entry.scope.split(separator: ", ").map(String.init))
+            merged[identity, default: Tally()].tests += entry.testCount
+            merged[identity, default: Tally()].refused += entry.refusedTestCount
+            merged[identity, default: Tally()].names.formUnion(entry.testNames)
+            if entry.hasFake { merged[identity, default: Tally()].hasFake = true }
+            merged[identity, default: Tally()].verifiedBy.formUnion(entry.verificationTestNames)
         }
         let entries = merged.map { identity, tally in
             Entry(
                 kind: identity.kind, key: identity.key, scope: tally.scopes.sorted().joined(separator: ", "),
-                site: identity.site, testCount: tally.tests, refusedTestCount: tally.refused)
+                site: identity.site, testCount: tally.tests, refusedTestCount: tally.refused,
+                testNames: Entry.listed(tally.names), hasFake: tally.hasFake,
+                verificationTestNames: Entry.listed(tally.verifiedBy))
         }
         return WiringCoverage(entries: entries, testCount: testCount + other.testCount)
     }

@@ -55,10 +55,10 @@ enum ThreeTests {
           "summary": "Wiring coverage: 4 of 5 registrations resolved by 3 tests (80%)",
           "totals": { "registrations": 5, "resolved": 4, "tests": 3, "percent": 80 },
           "registrations": [
-            { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 3 },
-            { "key": "Cart", "scope": ".graph", "file": "App/Setup.swift", "line": 14, "tests": 2 },
-            { "key": "Payments", "scope": ".graph", "file": "App/Setup.swift", "line": 15, "tests": 1 },
-            { "key": "Checkout", "scope": ".graph", "file": "App/Setup.swift", "line": 16, "tests": 1 },
+            { "key": "Network", "scope": ".container", "file": "App/Setup.swift", "line": 12, "tests": 3, "resolvedBy": ["AppTests.CartTests/cart()", "AppTests.CheckoutTests/checkout()", "AppTests.NetworkTests/network()"] },
+            { "key": "Cart", "scope": ".graph", "file": "App/Setup.swift", "line": 14, "tests": 2, "resolvedBy": ["AppTests.CartTests/cart()", "AppTests.CheckoutTests/checkout()"] },
+            { "key": "Payments", "scope": ".graph", "file": "App/Setup.swift", "line": 15, "tests": 1, "resolvedBy": ["AppTests.CheckoutTests/checkout()"] },
+            { "key": "Checkout", "scope": ".graph", "file": "App/Setup.swift", "line": 16, "tests": 1, "resolvedBy": ["AppTests.CheckoutTests/checkout()"] },
             { "key": "Logger", "scope": ".container", "file": "App/Setup.swift", "line": 20, "tests": 0 }
           ],
           "doubles": [
@@ -112,6 +112,50 @@ struct WiringCoverageTests {
             }
             """#)
         #expect(try CoverageFile.decode(Data(coverage.renderJSON().utf8)) == coverage)
+    }
+
+    @Test func theJSONNamesAtMostAHundredTestsPerEntryAndWhereAFakeStandsIn() throws {
+        let test = TestContainer(base: makeCoverageApp())
+        test.fakes.register((any Logger).self) { ConsoleLogger() }
+        for number in 0..<101 {
+            try asTest("AppTests.NetworkTests/network\(1000 + number)()") { _ = try test.resolve((any Network).self) }
+        }
+        let coverage = WiringCoverage(testContainers: [test])
+        let network = try #require(coverage.registrations.first { $0.key == "Network" })
+        let logger = try #require(coverage.registrations.first { $0.key == "Logger" })
+
+        #expect(network.testCount == 101)
+        #expect(network.testNames == (1000..<1100).map { "AppTests.NetworkTests/network\($0)()" })
+        #expect(!network.hasFake && logger.hasFake)
+        let json = coverage.renderJSON()
+        #expect(json.contains(#""line": 20, "tests": 0, "fake": true }"#), "\(json)")
+        #expect(json.contains(#""line": 12, "tests": 101, "resolvedBy": ["AppTests.NetworkTests/network1000()", "#), "\(json)")
+        #expect(!json.contains("network1100()"), "\(json)")
+        #expect(try CoverageFile.decode(Data(json.utf8)) == coverage)
+        // Two processes of a run: the names of both, still at most a hundred; every test counted.
+        let twice = coverage.adding(coverage)
+        #expect(twice.registrations.first { $0.key == "Network" }?.testCount == 202)
+        #expect(twice.registrations.first { $0.key == "Network" }?.testNames == network.testNames)
+        #expect(twice.registrations.first { $0.key == "Logger" }?.hasFake == true)
+    }
+
+    @Test func theJSONNamesTheTestsWhoseWholeGraphCheckBuiltAnEntry() throws {
+        let test = TestContainer(base: makeCoverageApp())
+        asTest("AppTests.WiringTests/wiringIsComplete()") { _ = test.verifyWiring() }
+        asTest("AppTests.WiringTests/manifest()") { _ = test.wiringManifest() }
+        let coverage = WiringCoverage(testContainers: [test])
+        let logger = try #require(coverage.registrations.first { $0.key == "Logger" })
+
+        // Built in a sandbox: checked, not resolved.
+        #expect(logger.testCount == 0)
+        #expect(logger.verificationTestNames == ["AppTests.WiringTests/manifest()", "AppTests.WiringTests/wiringIsComplete()"])
+        let json = coverage.renderJSON()
+        #expect(json.contains(
+            #""line": 20, "tests": 0, "verifiedBy": ["AppTests.WiringTests/manifest()", "AppTests.WiringTests/wiringIsComplete()"] }"#),
+            "\(json)")
+        #expect(try CoverageFile.decode(Data(json.utf8)) == coverage)
+        #expect(coverage.adding(coverage).registrations.first { $0.key == "Logger" }?.verificationTestNames
+            == logger.verificationTestNames)
     }
 
     @Test func aTestCountsOnceWhicheverContainersAndCasesItResolvedThrough() throws {

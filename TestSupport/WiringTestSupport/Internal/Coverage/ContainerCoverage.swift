@@ -8,6 +8,10 @@ final class ContainerCoverage: Sendable {
     /// The layers of the test container this covers.
     let layers: LayerStack
     private let traces: TraceStore
+    /// The tests that checked each key with `verifyWiring` or `wiringManifest`: built, but in a
+    /// sandbox no trace records. Named when the record is taken: a test XCTest started before
+    /// the helpers were installed learns its name only later.
+    private let verified = LockedState<[ServiceKey: [TestRun]]>([:])
 
     /// The coverage of the test container whose layers and trace store these are.
     init(layers: LayerStack, traces: TraceStore) {
@@ -27,11 +31,24 @@ final class ContainerCoverage: Sendable {
         completed(traces.takeCoverage())
     }
 
+    /// Notes that `test` checked `keys` in a whole-graph check.
+    func noteVerified(_ keys: [ServiceKey], by test: TestRun) {
+        verified.withLock { verified in
+            for key in keys where !(verified[key]?.contains { $0 === test } ?? false) {
+                verified[key, default: []].append(test)
+            }
+        }
+    }
+
     /// `record`, with the registrations that exist now, resolved or not.
     private func completed(_ record: CoverageRecord) -> CoverageRecord {
         var record = record
+        let fakes = layers.fakes.registry
+        let verified = verified.withLock { $0 }.mapValues { Set($0.map(\.name)) }
         for found in layers.base.visibleRegistrations(includingParents: true) {
-            record.note(found.entry, as: .registration)
+            record.note(
+                found.entry, as: .registration, hasFake: MutatedRegistration.canFake(found.entry, fakes: fakes),
+                verifiedBy: verified[found.entry.key] ?? [])
         }
         for layer in layers.ownLayers {
             // What hides a replaced module's registration is no double a test made.

@@ -119,11 +119,18 @@ package enum CoverageFile {
             let tests: Int
             /// Written only where a test container refused the registration.
             let refused: Int?
+            /// Written only where a `fake` mutant applies.
+            let fake: Bool?
+            /// Written only where some test resolved it; at most `listedTestNameLimit` names.
+            let resolvedBy: [String]?
+            /// Written only where some test's whole-graph check built it.
+            let verifiedBy: [String]?
 
             func entry(kind: WiringCoverage.Entry.Kind) -> WiringCoverage.Entry {
                 WiringCoverage.Entry(
                     kind: kind, key: key, scope: scope, site: RegistrationSite(fileID: file, line: line), testCount: tests,
-                    refusedTestCount: refused ?? 0)
+                    refusedTestCount: refused ?? 0, testNames: resolvedBy ?? [], hasFake: fake ?? false,
+                    verificationTestNames: verifiedBy ?? [])
             }
         }
 

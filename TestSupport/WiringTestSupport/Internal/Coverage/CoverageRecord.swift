@@ -18,14 +18,24 @@ struct CoverageRecord: Sendable {
         var tests: Set<String> = []
         /// The tests a test container refused the registration in (live-only).
         var refusedIn: Set<String> = []
+        /// Whether some test container had a fake for it, or its type answers for itself
+        /// (`Injectable`): where a `fake` mutant applies.
+        var hasFake = false
+        /// The tests whose `verifyWiring` or `wiringManifest` built it, in a sandbox.
+        var verifiedBy: Set<String> = []
     }
 
     private(set) var items: [Item: Tally] = [:]
 
     /// Notes that `entry` exists, as a registration of `kind`, whether resolved or not.
-    mutating func note(_ entry: RegistrationEntry, as kind: WiringCoverage.Entry.Kind) {
+    mutating func note(
+        _ entry: RegistrationEntry, as kind: WiringCoverage.Entry.Kind, hasFake: Bool = false, verifiedBy: Set<String> = []
+    ) {
         guard !entry.options.isImplicit else { return }
-        items[Item(kind: kind, key: entry.key, site: entry.site), default: Tally()].scopes.insert(entry.scope)
+        let item = Item(kind: kind, key: entry.key, site: entry.site)
+        items[item, default: Tally()].scopes.insert(entry.scope)
+        if hasFake { items[item, default: Tally()].hasFake = true }
+        if !verifiedBy.isEmpty { items[item, default: Tally()].verifiedBy.formUnion(verifiedBy) }
     }
 
     /// Notes that `test` resolved `entry`, a registration of `kind`.
@@ -53,7 +63,8 @@ struct CoverageRecord: Sendable {
         items.merge(other.items) { mine, theirs in
             Tally(
                 scopes: mine.scopes.union(theirs.scopes), tests: mine.tests.union(theirs.tests),
-                refusedIn: mine.refusedIn.union(theirs.refusedIn))
+                refusedIn: mine.refusedIn.union(theirs.refusedIn), hasFake: mine.hasFake || theirs.hasFake,
+                verifiedBy: mine.verifiedBy.union(theirs.verifiedBy))
         }
     }
 
@@ -63,7 +74,9 @@ struct CoverageRecord: Sendable {
             WiringCoverage.Entry(
                 kind: item.kind, key: item.key.description,
                 scope: tally.scopes.map(\.description).sorted().joined(separator: ", "),
-                site: item.site, testCount: tally.tests.count, refusedTestCount: tally.refusedIn.count)
+                site: item.site, testCount: tally.tests.count, refusedTestCount: tally.refusedIn.count,
+                testNames: WiringCoverage.Entry.listed(tally.tests), hasFake: tally.hasFake,
+                verificationTestNames: WiringCoverage.Entry.listed(tally.verifiedBy))
         }
         let tests = items.values.reduce(into: Set<String>()) { $0.formUnion($1.tests) }
         return WiringCoverage(entries: entries, testCount: tests.count)

@@ -26,14 +26,18 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     /// The container below the layers, for what answers a key now.
     private let base: Container
+    /// The base's registration the process's mutant changes, unless a layer overrides it.
+    let mutation: MutatedRegistration?
 
     /// The origin of a lookup that found a fake; layers are numbered from 1, the base is 0.
     static let fakeOrigin = -1
 
     /// A snapshot of `layers` (top first, `bound` the task's among them) over the `base`
-    /// container and the `fakes` registry, at `revision`.
+    /// container and the `fakes` registry, at `revision`, with `mutant` applied where it changes a
+    /// registration no layer overrides.
     init(
-        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int,
+        mutant: WiringMutant? = nil
     ) {
         let baseRegistry = base.registry
         self.base = base
@@ -46,13 +50,30 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         })
         self.overrides = overrides
         self.fakes = fakes.order.isEmpty ? nil : fakes
+        // An override is the test's own choice: the mutant leaves a key a layer overrides alone.
+        let mutation = mutant.flatMap { MutatedRegistration($0, base: base, fakes: fakes) }.flatMap { mutation in
+            overrides.contains { $0.registry[mutation.key] != nil } ? nil : mutation
+        }
+        self.mutation = mutation
         let liveOnly = baseRegistry.entries.filter(\.options.isLiveOnly)
-        if overrides.isEmpty && liveOnly.isEmpty {
+        if overrides.isEmpty && liveOnly.isEmpty && mutation == nil {
             registry = baseRegistry
         } else {
             var merged = baseRegistry.storage
+            if let mutation, baseRegistry[mutation.key] != nil {
+                switch mutation.change {
+                case .removed:
+                    // The storage removes nothing: a copy without the key.
+                    merged = Registry().storage
+                    for entry in baseRegistry.entries where entry.key != mutation.key {
+                        _ = merged.insert(entry)
+                    }
+                case .replaced(let entry, _):
+                    _ = merged.insert(entry)
+                }
+            }
             // A live-only registration answers only through a fake, or an override (below).
-            for entry in liveOnly {
+            for entry in liveOnly where entry.key != mutation?.key {
                 _ = merged.insert(fakes[entry.key] ?? Refusal.liveOnly(entry, noting: layers.last?.warningLog))
             }
             for layer in overrides.reversed() {
@@ -74,7 +95,9 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
                 return Lookup(entry: entry, cache: cache, origin: layer.origin)
             }
         }
-        if let found = base.lookup(key, in: call) {
+        if let mutation, mutation.key == key {
+            if let found = mutation.lookup(cache: cache) { return found }
+        } else if let found = base.lookup(key, in: call) {
             guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: cache) }
             if let fake = fakes?[key] { return Lookup(entry: fake, cache: cache, origin: Self.fakeOrigin) }
             return Lookup(entry: Refusal.liveOnly(found.entry, noting: layers.last?.warningLog), cache: cache)

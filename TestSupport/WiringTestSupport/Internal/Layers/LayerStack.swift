@@ -11,6 +11,8 @@ final class LayerStack: Sendable {
     let fakes: Fakes
     /// The bottom layer: what `register` adds, and the instances made while no layer is pushed.
     let root: OverrideLayer
+    /// The mutant of the app's wiring resolutions here see (`WIRING_MUTANT`), if any.
+    let mutant: WiringMutant?
     /// Counts changes to the base, the layers' overrides and the fakes; they all report to it.
     private let changes: ChangeSignal
     private let state: LockedState<State>
@@ -52,7 +54,8 @@ final class LayerStack: Sendable {
     }
 
     /// A stack with only the root layer over `base`, which it never modifies.
-    init(base: Container) {
+    init(base: Container, mutant: WiringMutant? = nil) {
+        self.mutant = mutant
         let state = LockedState(State(), rank: .layerStack)
         let changes = ChangeSignal(counting: state)
         self.base = base
@@ -331,7 +334,7 @@ final class LayerStack: Sendable {
     private func takeSnapshot(bound: [OverrideLayer], _ state: inout State) -> LayerSnapshot {
         LayerSnapshot(
             layers: bound + state.pushed.reversed() + [root], bound: bound, base: base,
-            fakes: fakes.registry, revision: state.revision)
+            fakes: fakes.registry, revision: state.revision, mutant: mutant)
     }
 
     // MARK: Looking up
@@ -351,8 +354,11 @@ final class LayerStack: Sendable {
     /// registration of it sits.
     func visibleRegistrations(includingParents: Bool) -> [Lookup] {
         let snapshot = snapshot()
-        var found = base.visibleRegistrations(includingParents: includingParents).map {
-            Lookup(entry: $0.entry, cache: snapshot)
+        var found = base.visibleRegistrations(includingParents: includingParents).compactMap { found -> Lookup? in
+            guard let mutation = snapshot.mutation, mutation.key == found.entry.key else {
+                return Lookup(entry: found.entry, cache: snapshot)
+            }
+            return mutation.lookup(cache: snapshot)
         }
         for layer in snapshot.layers.reversed() {
             let overrides = layer.overrides.registrations.compactMap { info in

@@ -149,6 +149,11 @@ final class TraceStore: Sendable {
         history.withLock { $0.unattributedTest = name }
     }
 
+    /// The test that resolutions no known test made count for.
+    var unattributedTestName: String {
+        history.withLock { $0.unattributedTest }
+    }
+
     /// Forgets the trace and the counts; registrations used so far stay used, and instance
     /// numbers go on from where they were.
     func clear() {

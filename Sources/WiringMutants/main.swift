@@ -1,0 +1,4 @@
+import Foundation
+import WiringMutantsCore
+
+exit(MutantsCommand.main(Array(CommandLine.arguments.dropFirst())))
