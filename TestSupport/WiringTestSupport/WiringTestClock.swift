@@ -148,7 +148,10 @@ public final class WiringTestClock: Clock, Sendable {
         try Task.checkCancellation()
         let id = state.withLock { $0.makeID() }
         // Runs in this task once it is resumed: the clock then knows the woken task is running.
-        defer { state.withLock { $0.forget(id) } }
+        defer {
+            let thread = RunningThread.current()
+            state.withLock { $0.forget(id, runningOn: thread) }
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome = state.withLock { $0.suspend(id, until: deadline, continuation: continuation) }
@@ -178,7 +181,8 @@ public final class WiringTestClock: Clock, Sendable {
     /// At each deadline in the window, earliest first, it sets ``now`` to the deadline, wakes
     /// the sleepers waiting for it in the order they went to sleep, and waits a bounded number
     /// of turns of the cooperative pool for them to run and sleep again (and, for one that has
-    /// not slept again by then, up to 20 milliseconds of real time); then ``now`` is the
+    /// not slept again by then, 20 ms of real time, and on Linux up to 500 ms while its thread is
+    /// still running); then ``now`` is the
     /// target. It returns without waiting for the woken code to finish: to know where it has got
     /// to, use ``waitForSleepers(_:)`` or await its task. Time never moves back: a negative
     /// duration wakes nobody and leaves the clock as it is. When the calling task is cancelled,
@@ -257,7 +261,7 @@ public final class WiringTestClock: Clock, Sendable {
     public func waitForSleepers(_ count: Int) async {
         guard !Task.isCancelled else { return }
         let id = state.withLock { $0.makeID() }
-        defer { state.withLock { $0.forget(id) } }
+        defer { state.withLock { $0.forget(id, runningOn: nil) } }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waiting = state.withLock { $0.wait(id, for: count, continuation: continuation) }
@@ -281,8 +285,12 @@ extension WiringTestClock {
 
     /// Real time a woken task gets, after its turns, when it has not slept again: on a machine
     /// busy with other work its thread may be held off the processor for longer than the turns
-    /// take. Paid only when fewer tasks are asleep than before the wake, as when a task ends.
-    private static let graceForATaskThatDidNotSleepAgain = Swift.Duration.milliseconds(20)
+    /// take. At least `least`; then, where the platform tells (Linux), for as long as a thread a
+    /// woken task ran on is still running or ready to run, up to `most`. Paid only when fewer
+    /// tasks are asleep than before the wake, as when a task ends.
+    private static let graceForATaskThatDidNotSleepAgain = (
+        least: Swift.Duration.milliseconds(20), most: Swift.Duration.milliseconds(500)
+    )
 
     /// Wakes the sleepers of the earliest deadline, if it is `limit` or earlier (any, without a
     /// limit), and lets them run; `false` when none was due, the time then moved to `limit`.
@@ -306,9 +314,20 @@ extension WiringTestClock {
             turnsSinceAllRan += 1
             if turnsSinceAllRan >= Self.turnsAfterWaking { break }
         }
-        let graceEnds = ContinuousClock.now.advanced(by: Self.graceForATaskThatDidNotSleepAgain)
-        while sleeperCount < asleepBefore, ContinuousClock.now < graceEnds, !Task.isCancelled {
+        let grace = Self.graceForATaskThatDidNotSleepAgain
+        let waitingSince = ContinuousClock.now
+        while sleeperCount < asleepBefore, !Task.isCancelled {
+            let waited = waitingSince.duration(to: .now)
+            guard waited < grace.least || (waited < grace.most && aWokenTaskMayStillRun()) else { return }
             try? await Task.sleep(for: .milliseconds(1))
         }
+    }
+
+    /// Whether a thread a task the clock woke ran on is still running or ready to run, other
+    /// than the caller's: the task may not have reached its next sleep yet.
+    private func aWokenTaskMayStillRun() -> Bool {
+        let threads = state.withLock { $0.wokenThreads }
+        let caller = RunningThread.current()
+        return threads.contains { $0 != caller && RunningThread.isRunnable($0) }
     }
 }

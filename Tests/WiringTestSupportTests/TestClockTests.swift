@@ -302,6 +302,27 @@ import WiringTestSupport
         #expect(ticks.values == Array(1...5))
     }
 
+    #if os(Linux)
+    @Test func runWaitsForAWokenTaskStillRunningPastItsLeastGraceBeforeItSleepsAgain() async throws {
+        let clock = WiringTestClock()
+        let ticks = Collected<Int>()
+        let ticking = Task {
+            for tick in 1...3 {
+                try await clock.sleep(for: .seconds(1))
+                // Busy on the processor for longer than the clock's least grace (20 ms).
+                keepThisThreadBusy(forSeconds: 0.06)
+                ticks.append(tick)
+            }
+        }
+        await clock.waitForSleepers(1)
+
+        try await clock.run(timeout: .seconds(50))
+        #expect(clock.now.offset == .seconds(3))
+        await end(ticking)
+        #expect(ticks.values == Array(1...3))
+    }
+    #endif
+
     @Test func runStopsAtItsStepBoundAndThrowsOnALoopThatNeverEnds() async throws {
         let clock = WiringTestClock()
         let ticking = Task {
@@ -445,6 +466,12 @@ extension TestClockTests {
 
 /// Ends a task the test has done with: one the clock left asleep, by a test that failed, is
 /// cancelled, so that the test fails instead of waiting for it until its time limit.
+/// Keeps the calling thread on the processor, as a task that computes before its next sleep does.
+private func keepThisThreadBusy(forSeconds seconds: Double) {
+    let end = ContinuousClock.now.advanced(by: .seconds(seconds))
+    while ContinuousClock.now < end {}
+}
+
 /// Blocks the calling thread, as the operating system does to a thread it takes the processor from.
 private func holdThisThread(forSeconds seconds: TimeInterval) {
     Thread.sleep(forTimeInterval: seconds)

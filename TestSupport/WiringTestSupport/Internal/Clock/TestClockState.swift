@@ -35,6 +35,9 @@ extension WiringTestClock {
         /// Sleeps the clock has resumed whose task has not run since: until it does, it cannot
         /// have gone back to sleep, so the clock gives it more turns before the next deadline.
         private(set) var wokenNotYetRunning: Set<Int> = []
+        /// The threads the tasks the clock last woke ran on once resumed, where the platform can
+        /// tell whether they still run (see `RunningThread`).
+        private(set) var wokenThreads: Set<Int> = []
         private var nextID = 0
         private var nextArrival = 0
 
@@ -90,9 +93,9 @@ extension WiringTestClock {
 
         /// Forgets a sleep or wait that has ended, in its own task: that task runs again, and a
         /// cancellation that came after it was resumed leaves no mark behind.
-        mutating func forget(_ id: Int) {
+        mutating func forget(_ id: Int, runningOn thread: Int?) {
             cancelledEarly.remove(id)
-            wokenNotYetRunning.remove(id)
+            if wokenNotYetRunning.remove(id) != nil, let thread { wokenThreads.insert(thread) }
         }
 
         /// Takes out the sleepers of the earliest deadline, in the order they went to sleep, and
@@ -106,6 +109,7 @@ extension WiringTestClock {
             }
             if deadline > now { now = deadline }
             let due = sleepers.filter { $0.value.deadline == deadline }
+            wokenThreads = []
             for id in due.keys {
                 sleepers[id] = nil
                 wokenNotYetRunning.insert(id)
