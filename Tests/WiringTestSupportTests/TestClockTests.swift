@@ -283,34 +283,43 @@ import WiringTestSupport
         await end(ticking)
     }
 
-    @Test func runWaitsForAWokenTaskWhoseThreadIsHeldOffBeforeItSleepsAgain() async throws {
-        let clock = WiringTestClock()
-        let ticks = Collected<Int>()
-        let ticking = Task {
-            for tick in 1...5 {
-                try await clock.sleep(for: .seconds(1))
-                // Holds its thread as a busy machine would, longer than the clock's turns take.
-                holdThisThread(forSeconds: 0.005)
-                ticks.append(tick)
+    /// How a woken task is kept from its next sleep, longer than the clock's turns take.
+    enum HeldOff: CustomTestStringConvertible, Sendable {
+        /// Its thread blocked 5 ms, as the operating system does to a thread it takes the
+        /// processor from (within the clock's least grace).
+        case blocked
+        /// Computing 60 ms on the processor, past the least grace: the clock sees the thread
+        /// still running (Linux only).
+        case busy
+
+        static var cases: [HeldOff] {
+            #if os(Linux)
+            [.blocked, .busy]
+            #else
+            [.blocked]
+            #endif
+        }
+
+        func hold() {
+            switch self {
+            case .blocked: Thread.sleep(forTimeInterval: 0.005)
+            case .busy:
+                let end = ContinuousClock.now.advanced(by: .milliseconds(60))
+                while ContinuousClock.now < end {}
             }
         }
-        await clock.waitForSleepers(1)
 
-        try await clock.run(timeout: .seconds(50))
-        #expect(clock.now.offset == .seconds(5))
-        await end(ticking)
-        #expect(ticks.values == Array(1...5))
+        var testDescription: String { self == .blocked ? "blocked 5 ms" : "busy 60 ms" }
     }
 
-    #if os(Linux)
-    @Test func runWaitsForAWokenTaskStillRunningPastItsLeastGraceBeforeItSleepsAgain() async throws {
+    @Test(arguments: HeldOff.cases)
+    func runWaitsForAWokenTaskHeldOffBeforeItSleepsAgain(heldOff: HeldOff) async throws {
         let clock = WiringTestClock()
         let ticks = Collected<Int>()
         let ticking = Task {
             for tick in 1...3 {
                 try await clock.sleep(for: .seconds(1))
-                // Busy on the processor for longer than the clock's least grace (20 ms).
-                keepThisThreadBusy(forSeconds: 0.06)
+                heldOff.hold()
                 ticks.append(tick)
             }
         }
@@ -321,7 +330,6 @@ import WiringTestSupport
         await end(ticking)
         #expect(ticks.values == Array(1...3))
     }
-    #endif
 
     @Test func runStopsAtItsStepBoundAndThrowsOnALoopThatNeverEnds() async throws {
         let clock = WiringTestClock()
@@ -466,17 +474,6 @@ extension TestClockTests {
 
 /// Ends a task the test has done with: one the clock left asleep, by a test that failed, is
 /// cancelled, so that the test fails instead of waiting for it until its time limit.
-/// Keeps the calling thread on the processor, as a task that computes before its next sleep does.
-private func keepThisThreadBusy(forSeconds seconds: Double) {
-    let end = ContinuousClock.now.advanced(by: .seconds(seconds))
-    while ContinuousClock.now < end {}
-}
-
-/// Blocks the calling thread, as the operating system does to a thread it takes the processor from.
-private func holdThisThread(forSeconds seconds: TimeInterval) {
-    Thread.sleep(forTimeInterval: seconds)
-}
-
 private func end(_ task: Task<Void, any Error>) async {
     task.cancel()
     _ = await task.result

@@ -215,6 +215,15 @@ struct WiringMutantTests {
             (e.g. WIRING_MUTANT='Database (name: "primary"):unshare'), or unset it
             """)
     }
+
+    @Test func aHostileValueIsShownByItsEndsAndLength() {
+        let value = String(repeating: "K", count: 100_000) + ":" + String(repeating: "k", count: 100_000)
+        let error = #expect(throws: WiringMutant.ParseError.self) { try WiringMutant.parse(value) }
+        let description = error?.description ?? ""
+        #expect(description.count < 1_000, "\(description.count) characters")
+        #expect(description.contains("(200001 characters)"))
+        #expect(description.contains("(100000 characters) is no kind of mutant"))
+    }
 }
 
 private extension TestContainer {

@@ -45,7 +45,7 @@ package struct WiringMutant: Sendable, Equatable, CustomStringConvertible {
         package let problem: String
 
         package var description: String {
-            "\(WiringMutant.variable)=\(value.debugDescription) is not a mutant: \(problem). Write "
+            "\(WiringMutant.variable)=\(BoundedText.literal(value)) is not a mutant: \(problem). Write "
                 + "\(WiringMutant.variable)='<key>:<kind>', the key as ServiceKey prints it and the kind one of "
                 + Kind.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (e.g. \(WiringMutant.variable)='Database (name: \"primary\"):unshare'), or unset it"
@@ -62,7 +62,7 @@ package struct WiringMutant: Sendable, Equatable, CustomStringConvertible {
         let kindText = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty else { throw ParseError(value: value, problem: "the key before ':' is empty") }
         guard let kind = Kind(rawValue: kindText) else {
-            throw ParseError(value: value, problem: "\(kindText.debugDescription) is no kind of mutant")
+            throw ParseError(value: value, problem: "\(BoundedText.literal(kindText)) is no kind of mutant")
         }
         return WiringMutant(key: key, kind: kind)
     }
