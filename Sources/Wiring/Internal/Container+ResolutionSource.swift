@@ -7,7 +7,7 @@ package protocol RegistrationObserver: AnyObject, Sendable {
 }
 
 extension Container: ResolutionSource {
-    package func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
+    package func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
         var container = self
         var level = 0
         while true {

@@ -53,10 +53,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     /// What follows the steps of this resolution, if anything does.
     package var observer: (any ResolutionObserver)? { state.observer }
 
-    /// Where the instances of the entries of the call's registry live, if it was given one (see
-    /// ``ResolutionEnvironment/store``).
-    package var store: (any InstanceCache)? { state.directCache }
-
     /// The keys being resolved, from the top-level request down.
     package var path: [ServiceKey] { state.steps.path.map(\.key) }
 
@@ -157,7 +153,7 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     }
 
     /// The registry of the container `level` steps up from the source, fetched once per resolution.
-    package func registry(at level: Int, fetch: () -> Registry) -> Registry {
+    func registry(at level: Int, fetch: () -> Registry) -> Registry {
         if level == 0 {
             if let registry = state.registry { return registry }
             let fetched = fetch()

@@ -2,8 +2,8 @@
 /// is one; the test support's `TestContainer` is another that layers overrides on a base.
 package protocol ResolutionSource: AnyObject, Resolver {
     /// The registration for `key` and the cache its stored-scope instances live in, as the
-    /// running `call` sees them (`nil`: as they are now).
-    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup?
+    /// running call, whose environment is `call`, sees them (`nil`: as they are now).
+    func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup?
     /// Every registration visible from here, in registration order (parents' first), each key once.
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
     /// Where instances of unregistered (`Injectable`) types live.
@@ -63,17 +63,3 @@ extension ResolutionSource {
         return visibleRegistrations(includingParents: true).filter { $0.entry.key.typeIdentifier == identifier }
     }
 }
-
-/// What a source's lookup may ask of the call it looks up for (see
-/// ``ResolutionSource/lookup(_:in:)``): a `Resolution` as its sources see it.
-package protocol ResolutionCall: AnyObject {
-    /// The source the call resolves from.
-    var source: any ResolutionSource { get }
-    /// Where the instances of the call's registry live, if its environment gave one.
-    var store: (any InstanceCache)? { get }
-    /// The registry of the container `level` steps up from the source, as the call first saw it
-    /// (`fetch` gives it the first time).
-    func registry(at level: Int, fetch: () -> Registry) -> Registry
-}
-
-extension Resolution: ResolutionCall {}

@@ -220,7 +220,7 @@ extension Resolution {
     }
 
     package func lookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
-        source.lookup(key, in: self) ?? implicitLookup(key, as: serviceType)
+        source.lookup(key, in: ResolutionEnvironment(of: self)) ?? implicitLookup(key, as: serviceType)
     }
 
     /// A factory's error as the `ResolutionError` that names the key and the path.

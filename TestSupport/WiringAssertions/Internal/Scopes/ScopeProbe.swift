@@ -71,7 +71,7 @@ final class ScopeProbe: ResolutionSource {
 
     // MARK: ResolutionSource
 
-    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
+    func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
         if let parent { return parent.lookup(key, in: nil) }
         if let found = own.lookup(key, in: nil) { return Lookup(entry: found.entry, cache: instances, origin: found.origin) }
         guard let found = source.lookup(key, in: nil) else { return nil }

@@ -88,7 +88,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// The registration a resolution uses for `key`: the topmost override, else the base's
     /// (as `resolution` first saw it), else a fake; its instances kept in `cache` (these layers,
     /// or the recorder that keeps them in these layers for a recorded resolution).
-    func lookup(_ key: ServiceKey, base: Container, in call: (any ResolutionCall)?, cache: (any InstanceCache)? = nil) -> Lookup? {
+    func lookup(_ key: ServiceKey, base: Container, in call: ResolutionEnvironment?, cache: (any InstanceCache)? = nil) -> Lookup? {
         let cache = cache ?? self
         for layer in overrides {
             if let entry = layer.registry[key] {

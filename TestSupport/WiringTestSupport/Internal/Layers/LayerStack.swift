@@ -340,7 +340,7 @@ final class LayerStack: Sendable {
     // MARK: Looking up
 
     /// The registration a resolution starting now would use for `key`, and where it lives.
-    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)? = nil) -> Lookup? {
+    func lookup(_ key: ServiceKey, in call: ResolutionEnvironment? = nil) -> Lookup? {
         snapshot().lookup(key, base: base, in: call)
     }
 

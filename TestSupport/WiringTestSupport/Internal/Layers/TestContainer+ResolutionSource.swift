@@ -6,7 +6,7 @@ extension TestContainer: ResolutionSource {
     /// The registration for `key`: in the layers `call` began with, if it is one of this test
     /// container's (its store is then the recorder that holds them); else in the layers as they
     /// are now.
-    package func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
+    package func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
         // A resolution of this test container looks up in the layers it began with, and keeps
         // instances through its recorder, which notes why a kept one is made again: every
         // lookup then does, as the plain keys the resolution reads directly do.

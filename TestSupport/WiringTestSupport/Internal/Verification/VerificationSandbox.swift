@@ -311,7 +311,7 @@ final class VerificationSandbox: ResolutionSource {
 
     // MARK: ResolutionSource
 
-    func lookup(_ key: ServiceKey, in call: (any ResolutionCall)?) -> Lookup? {
+    func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
         if let position = positions[key] {
             return Lookup(entry: built.withLock { $0[position] }, cache: instances, origin: position + 1)
         }
