@@ -46,6 +46,10 @@ package struct Lookup {
 package protocol InstanceCache: AnyObject, Sendable {
     /// The box stored for `entry` (an `InstanceBox`, or a `WeakInstanceBox` for `.weak`), if any.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject?
+    /// The box stored for `entry`, for a step that `observer` follows. A store may keep an
+    /// instance it does not hand out (a test container's layer, whose instance an override made
+    /// stale): it gives `nil`, and may tell the observer why. By default, `cachedInstance(for:)`.
+    func cachedInstance(for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) -> AnyObject?
     /// Publishes `entry`'s instance: from now on, every resolution finds it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry)
     /// The object instances are stored in, which identifies them while one is made (see
@@ -55,6 +59,10 @@ package protocol InstanceCache: AnyObject, Sendable {
 
 extension InstanceCache {
     package var creationStore: AnyObject { self }
+
+    package func cachedInstance(for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) -> AnyObject? {
+        cachedInstance(for: entry)
+    }
 }
 
 extension ResolutionSource {

@@ -198,9 +198,9 @@ extension Resolution {
         return WeakInstanceBox(value as AnyObject)
     }
 
-    /// What `cache` keeps for `entry`, if anything (see `Scope.Policy.keptObject(_:)`).
+    /// What `cache` keeps for `entry` and hands out, if anything (see `Scope.Policy.keptObject(_:)`).
     func keptObject(in cache: any InstanceCache, for entry: RegistrationEntry) -> AnyObject? {
-        entry.policy.keptObject(cache.cachedInstance(for: entry))
+        entry.policy.keptObject(cache.cachedInstance(for: entry, observedBy: state.observer))
     }
 
     /// Runs the entry's factory. The caller puts the entry on the path first.

@@ -5,8 +5,9 @@ import Wiring
 /// keeps the last one and takes a new one only when the base, a layer, an override or a fake
 /// changed, so a top-level resolve neither locks the base or every layer nor allocates.
 ///
-/// It is also the cache of every instance a resolution through the test container keeps: it
-/// looks in every layer, top first, and stores in the top one.
+/// It is also the store of every instance a resolution through the test container keeps, the
+/// one its environment hands the step: it looks in every layer, top first, and stores in the
+/// top one.
 final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     // Nothing here changes after `init`; the registries it holds are never changed once shared.
     /// Every layer, top first: the task's `withOverrides` layers, the pushed ones, the root.
@@ -86,24 +87,22 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     }
 
     /// The registration a resolution uses for `key`: the topmost override, else the base's
-    /// (as `resolution` first saw it), else a fake; its instances kept in `cache` (these layers,
-    /// or the recorder that keeps them in these layers for a recorded resolution).
-    func lookup(_ key: ServiceKey, base: Container, in call: ResolutionEnvironment?, cache: (any InstanceCache)? = nil) -> Lookup? {
-        let cache = cache ?? self
+    /// (as the running `call` first saw it), else a fake; its instances kept in these layers.
+    func lookup(_ key: ServiceKey, base: Container, in call: ResolutionEnvironment?) -> Lookup? {
         for layer in overrides {
             if let entry = layer.registry[key] {
-                return Lookup(entry: entry, cache: cache, origin: layer.origin)
+                return Lookup(entry: entry, cache: self, origin: layer.origin)
             }
         }
         if let mutation, mutation.key == key {
-            if let found = mutation.lookup(cache: cache) { return found }
+            if let found = mutation.lookup(cache: self) { return found }
         } else if let found = base.lookup(key, in: call) {
-            guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: cache) }
-            if let fake = fakes?[key] { return Lookup(entry: fake, cache: cache, origin: Self.fakeOrigin) }
-            return Lookup(entry: Refusal.liveOnly(found.entry, noting: layers.last?.warningLog), cache: cache)
+            guard found.entry.options.isLiveOnly else { return Lookup(entry: found.entry, cache: self) }
+            if let fake = fakes?[key] { return Lookup(entry: fake, cache: self, origin: Self.fakeOrigin) }
+            return Lookup(entry: Refusal.liveOnly(found.entry, noting: layers.last?.warningLog), cache: self)
         }
         if let entry = fakes?[key] {
-            return Lookup(entry: entry, cache: cache, origin: Self.fakeOrigin)
+            return Lookup(entry: entry, cache: self, origin: Self.fakeOrigin)
         }
         return nil
     }
@@ -153,6 +152,14 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// it stale: then `nil`, so that the resolution makes it again, on top.
     func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
         keptInstance(for: entry).instance
+    }
+
+    /// As ``cachedInstance(for:)``; a recorder that follows the step is told why a stale
+    /// instance is made again, for the trace.
+    func cachedInstance(for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) -> AnyObject? {
+        let (instance, stale) = keptInstance(for: entry)
+        if let stale, let recorder = observer as? TraceRecorder { recorder.noteRemade(stale) }
+        return instance
     }
 
     /// The instance the topmost layer that has one keeps for `entry`; or, if an override made

@@ -3,15 +3,13 @@ import Wiring
 /// How the core resolves through a test container: it looks up in the layers, keeps instances
 /// in them, and has every top-level resolution recorded.
 extension TestContainer: ResolutionSource {
-    /// The registration for `key`: in the layers `call` began with, if it is one of this test
-    /// container's (its store is then the recorder that holds them); else in the layers as they
-    /// are now.
+    /// The registration for `key`: in the layers the call began with, if it is one of this test
+    /// container's (they are then its environment's store); else in the layers as they are now.
     package func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
-        // A resolution of this test container looks up in the layers it began with, and keeps
-        // instances through its recorder, which notes why a kept one is made again: every
-        // lookup then does, as the plain keys the resolution reads directly do.
-        if let call, call.source === self, let recorder = call.store as? TraceRecorder {
-            return recorder.snapshot.lookup(key, base: base, in: call, cache: recorder)
+        // A resolution of this test container looks up in the layers it began with, as the plain
+        // keys it reads directly in their registry do.
+        if let call, call.source === self, let snapshot = call.store as? LayerSnapshot {
+            return snapshot.lookup(key, base: base, in: call)
         }
         return layers.lookup(key, in: call)
     }

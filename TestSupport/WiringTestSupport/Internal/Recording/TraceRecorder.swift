@@ -7,8 +7,8 @@ import Wiring
 /// every step made recording cost many times the resolution it records.
 ///
 /// Recorders are kept and reused by their ``TraceStore``, so recording allocates nothing once
-/// warm. A recorder is also the cache of the resolution it follows: it forwards to the layers
-/// that resolution began with, and the resolution holds it until its call ends.
+/// warm. The resolution holds its recorder, as its observer, until its call ends; the layers it
+/// began with (a ``LayerSnapshot``) keep its instances.
 final class TraceRecorder: ResolutionObserver, Sendable {
     /// The steps of the resolution, in the order they began. Recorded by the resolution's
     /// thread, then read by the store under the layer stack's lock, which also hands the
@@ -59,10 +59,16 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     }
 
     /// What a resolution from `source` that this recorder follows resolves in: the snapshot's
-    /// registry, looked up first, with this recorder as the store of its instances and the
-    /// observer of its steps.
+    /// registry, looked up first, the snapshot keeping its instances, and this recorder
+    /// observing its steps.
     func environment(for source: any ResolutionSource) -> ResolutionEnvironment {
-        ResolutionEnvironment(source: source, registry: snapshot.registry, store: self, observer: self)
+        ResolutionEnvironment(source: source, registry: snapshot.registry, store: snapshot, observer: self)
+    }
+
+    /// Notes that the open step makes its instance again: the one its layers keep is `stale`.
+    /// The snapshot tells it, finding that instance for the step.
+    func noteRemade(_ stale: LayerSnapshot.StaleInstance) {
+        log.noteRemade(stale)
     }
 
     /// Moves what this recorder recorded into `history` (see
@@ -116,24 +122,4 @@ final class TraceRecorder: ResolutionObserver, Sendable {
         if let made { store.madeObjects.note(made.objects, steps: made.steps) }
         store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }
-}
-
-extension TraceRecorder: InstanceCache {
-    // The cache of the resolution this recorder follows: the layers it began with.
-
-    /// The instance the topmost layer that has one keeps for `entry`, unless an override made
-    /// it stale: the step then makes it again, and the trace says why.
-    func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        let (instance, stale) = snapshot.keptInstance(for: entry)
-        if let stale { log.noteRemade(stale) }
-        return instance
-    }
-
-    /// Keeps `entry`'s instance in the top layer the resolution began with.
-    func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        snapshot.store(instance, for: entry)
-    }
-
-    /// The top layer's store, where instances made now go.
-    var creationStore: AnyObject { snapshot.creationStore }
 }
