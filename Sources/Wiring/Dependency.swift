@@ -29,6 +29,9 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     public let dependencies: [Dependency]?
     /// Whether `bootstrap()` makes it ahead of the first request.
     public let isEager: Bool
+    /// Where its factory runs when a synchronous resolve cannot run it (`registerMainActor`,
+    /// `registerAsync`); `nil` for a plain factory, which runs wherever it is resolved.
+    public let isolation: FactoryIsolation?
 
     package init(_ entry: RegistrationEntry) {
         key = entry.key
@@ -36,6 +39,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
         site = entry.site
         dependencies = entry.options.dependencies
         isEager = entry.options.isEager
+        isolation = entry.factoryIsolation
     }
 
     /// The key, its scope and its site: `Database [.container] at App/Setup.swift:12`.

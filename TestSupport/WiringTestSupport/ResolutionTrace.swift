@@ -83,21 +83,9 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Where a factory that a synchronous resolve cannot always run runs.
-    public enum Isolation: Sendable, Equatable, CustomStringConvertible {
-        /// On the main actor (`registerMainActor`).
-        case mainActor
-        /// Awaited (`registerAsync`).
-        case async
-
-        /// `main actor` or `async`, as the trace shows it.
-        public var description: String {
-            switch self {
-            case .mainActor: "main actor"
-            case .async: "async"
-            }
-        }
-    }
+    /// Where a factory that a synchronous resolve cannot always run runs: the registration's
+    /// own (`RegistrationInfo.isolation`), from the core.
+    public typealias Isolation = FactoryIsolation
 
     /// How a step obtained its instance.
     public enum Outcome: Sendable, Equatable {

@@ -29,6 +29,17 @@ struct AsyncTests {
         #expect(connection.url == "db://local")
     }
 
+    @Test func aRegistrationSaysWhereItsFactoryRuns() {
+        let container = Container()
+        container.register(Connection.self) { _ in Connection(url: "x") }
+        container.registerAsync(Connection.self, name: "async") { _ in Connection(url: "y") }
+        container.registerMainActor(ViewModel.self) { _ in ViewModel(connection: Connection(url: "z")) }
+        #expect(container.registration(for: ServiceKey(Connection.self))?.isolation == nil)
+        #expect(container.registration(for: ServiceKey(Connection.self, name: "async"))?.isolation == .async)
+        #expect(container.registration(for: ServiceKey(ViewModel.self))?.isolation == .mainActor)
+        #expect(container.registrations.map { $0.isolation.map(String.init(describing:)) } == [nil, "async", "main actor"])
+    }
+
     @Test func asyncFactoriesShareScopesAndPaths() async throws {
         final class Repository {
             let a: Connection, b: Connection

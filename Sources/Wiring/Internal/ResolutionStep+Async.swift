@@ -1,11 +1,3 @@
-/// Where a factory that a synchronous resolve cannot always run must run.
-package enum FactoryIsolation: Sendable, Equatable {
-    /// With `await`: only an async resolve runs it.
-    case async
-    /// On the main actor: a synchronous resolve there runs it, an async one hops there.
-    case mainActor
-}
-
 /// A factory that cannot run inside a synchronous resolve on any thread. It receives the
 /// runtime arguments as one tuple of their types (`()` for none).
 package enum IsolatedFactory<Service>: Sendable {

@@ -97,7 +97,7 @@ extension StepLog.Recorded {
                 node = ResolutionTrace.Node(
                     key: entry.key, scope: entry.scope, source: Self.source(of: step, entry, in: snapshot),
                     outcome: .created, entryID: entry.id)
-                node.isolation = entry.factoryIsolation.map(ResolutionTrace.Isolation.init)
+                node.isolation = entry.factoryIsolation
             } else {
                 node = ResolutionTrace.Node(
                     key: key(at: index), scope: nil, source: .missing, outcome: .created, entryID: nil)
@@ -261,14 +261,5 @@ extension StepLog.Recorded {
             return .override(layer: layer, site: entry.site)
         }
         return .registration(entry.site)
-    }
-}
-
-extension ResolutionTrace.Isolation {
-    init(_ isolation: FactoryIsolation) {
-        switch isolation {
-        case .mainActor: self = .mainActor
-        case .async: self = .async
-        }
     }
 }
