@@ -29,7 +29,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     init(asyncIn environment: ResolutionEnvironment) {
         asyncTurn = LockedState(0)
         super.init(stackFloor: 0)
-        lend(self)
         escape.withLock { $0.asyncCallSource = environment.source }
         begin(in: environment)
     }
@@ -38,7 +37,6 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
     override init(stackFloor: UInt = UnsafeStackBounds.currentThreadFloor()) {
         asyncTurn = nil
         super.init(stackFloor: stackFloor)
-        lend(self)
     }
 
     /// Who claims kept instances for this resolution.

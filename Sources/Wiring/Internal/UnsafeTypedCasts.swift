@@ -16,3 +16,14 @@ package func identityOfClassInstance<Value>(_ value: Value) -> (object: ObjectId
     assert(object === (value as AnyObject), "\(Value.self) is not one reference")
     return (ObjectIdentifier(object), ObjectIdentifier(type(of: object)))
 }
+
+/// What `entry`'s factory makes, with `resolution` as its resolver. `entry` must make `Service`s
+/// (be a `TypedEntry<Service>`): checked in every build by the type the entry records, without a
+/// dynamic cast.
+@inline(__always)
+func make<Service>(
+    _ entry: RegistrationEntry, in resolution: Resolution, as serviceType: Service.Type
+) throws -> Service {
+    precondition(entry.madeType == Service.self, "the registration of \(entry.key) does not make a \(Service.self)")
+    return try unsafeDowncast(entry, to: TypedEntry<Service>.self).make(resolution, resolver: resolution)
+}
