@@ -32,6 +32,25 @@ extension Resolution: Resolver {
     }
 }
 
+/// A source that adds nothing to resolving (the verification sandbox, the scope probe) is a
+/// resolver this way: each resolve is a new top-level call from it.
+extension ResolutionSource {
+    package func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try resolveTopLevel(serviceType, name: name)
+    }
+
+    package func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws -> Service {
+        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
+        return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
+    }
+
+    package func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
+        try resolveAllTopLevel(serviceType)
+    }
+}
+
 extension ResolutionSource {
     package func resolveTopLevel<Service>(
         _ key: ServiceKey, as serviceType: Service.Type, found: Lookup? = nil

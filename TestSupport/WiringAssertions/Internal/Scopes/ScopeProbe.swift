@@ -33,23 +33,6 @@ final class ScopeProbe: ResolutionSource {
         withExtendedLifetime(dropped) {}
     }
 
-    // MARK: Resolver
-
-    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try resolveTopLevel(ServiceKey(serviceType, name: name), as: serviceType)
-    }
-
-    func resolve<Service, each Argument>(
-        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
-    ) throws -> Service {
-        let key = ServiceKey(serviceType, name: name, arguments: repeat (each Argument).self)
-        return try resolveTopLevel(key, as: serviceType, arguments: repeat each arguments)
-    }
-
-    func resolveAll<Service>(_ serviceType: Service.Type) throws -> [Service] {
-        try resolveAllTopLevel(serviceType)
-    }
-
     /// Resolves a service twice inside one top-level resolution, as two dependencies of the
     /// same object would be.
     func resolveTwiceInOneResolution<Service>(_ resolve: (any Resolver) throws -> Service) throws -> (Service, Service) {
