@@ -125,6 +125,27 @@ private let hostileCases: [String: @Sendable () throws -> String] = [
         _ = try container.resolve(Node.self)
         return "completed"
     },
+    "main-actor-singleton-claimed-by-an-async-resolve": {
+        // XCTest runs the case on the main thread. A task asks for a main-actor singleton with
+        // `await` while the main actor is busy, then the main actor asks for it synchronously:
+        // had the task claimed it before hopping to the main actor, each would wait for the other.
+        let made = LockedCounter()
+        let container = Container()
+        container.registerMainActor(Node.self) { _ in
+            made.increment()
+            return Node()
+        }.scope(.container)
+        let asking = DispatchSemaphore(value: 0)
+        Task.detached {
+            asking.signal()
+            _ = try? await container.async.resolve(Node.self)
+        }
+        asking.wait()
+        usleep(50_000)
+        let node = try MainActor.assumeIsolated { try container.resolve(Node.self) }
+        let again = try MainActor.assumeIsolated { try container.resolve(Node.self) }
+        return "made \(made.value), same \(node === again)"
+    },
     "locks-taken-out-of-order": {
         // Two locks of one concern each, the second taken while the first is held.
         let outer = LockedState(0)
@@ -245,9 +266,82 @@ struct HostileUseTests {
         #expect(ordered.result == "in order", "\(ordered)")
     }
 
+    @Test func aMainActorSingletonAskedForWithAwaitWhileTheMainActorAsksForItToo() throws {
+        let outcome = try run("main-actor-singleton-claimed-by-an-async-resolve")
+        #expect(outcome.succeeded, "\(outcome)")
+        #expect(outcome.result == "made 1, same true", "\(outcome)")
+    }
+
+    /// Main-actor singletons whose hooks resolve each other, asked for with `await` from 8
+    /// tasks: in a child process, since a regression blocks the main actor for good.
+    @Test func mainActorSingletonsWhoseHooksResolveEachOtherAskedForFromEightTasks() throws {
+        let outcome = try ChildProcess.run(
+            "main-actor-hooked-singletons",
+            arguments: ["--testing-library", "swift-testing", "--filter", "MainActorHookedSingletonsChildSuite"],
+            timeout: 120)
+        #expect(outcome.succeeded, "\(outcome)")
+        #expect(outcome.output.contains("eachFactoryRunsOnce(speed:)"), "\(outcome)")
+    }
+
     @Test func aSingletonFactoryThatWaitsForAnotherThreadMakingAnotherSingletonCompletes() throws {
         let outcome = try run("singleton-waits-for-another-thread")
         #expect(outcome.succeeded, "\(outcome)")
         #expect(outcome.result == "completed", "\(outcome)")
+    }
+}
+
+/// Run only by ``HostileUseTests/mainActorSingletonsWhoseHooksResolveEachOtherAskedForFromEightTasks()``,
+/// in a child process.
+@Suite(.enabled(if: ChildProcess.requestedCase == "main-actor-hooked-singletons"))
+struct MainActorHookedSingletonsChildSuite {
+    final class First: @unchecked Sendable {
+        var second: Second?
+    }
+
+    final class Second: @unchecked Sendable {
+        var first: First?
+    }
+
+    @Test(arguments: FactorySpeed.allCases)
+    func eachFactoryRunsOnce(speed: FactorySpeed) async throws {
+        try await rounds(speed.rounds) { round in
+            let firstsMade = LockedCounter()
+            let secondsMade = LockedCounter()
+            let container = Container()
+            container.registerMainActor(First.self) { _ in
+                firstsMade.increment()
+                speed.work()
+                return First()
+            }.scope(.container).initCompleted { r, first in
+                first.second = try r.resolve(Second.self)
+            }
+            container.registerMainActor(Second.self) { _ in
+                secondsMade.increment()
+                speed.work()
+                return Second()
+            }.scope(.container).initCompleted { r, second in
+                second.first = try r.resolve(First.self)
+            }
+            let failures = LockedCounter()
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        do {
+                            if task.isMultiple(of: 2) {
+                                _ = try await container.async.resolve(First.self)
+                            } else {
+                                _ = try await container.async.resolve(Second.self)
+                            }
+                        } catch {
+                            failures.increment()
+                        }
+                    }
+                }
+            }
+            #expect(failures.value == 0, "round \(round)")
+            #expect(firstsMade.value == 1 && secondsMade.value == 1, "round \(round): \(firstsMade.value), \(secondsMade.value)")
+            let first = try await container.async.resolve(First.self)
+            #expect(first.second?.first === first, "round \(round): the two refer to each other")
+        }
     }
 }

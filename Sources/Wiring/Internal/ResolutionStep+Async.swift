@@ -52,7 +52,16 @@ extension Resolution {
         guard var found = lookup(key, as: serviceType) else {
             throw notRegistered(key)
         }
-        guard let isolated = Self.isolatedFactory(of: found.entry, as: serviceType) else {
+        let factory: @Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service
+        switch Self.isolatedFactory(of: found.entry, as: serviceType) {
+        case .async(let awaited), .awaiting(let awaited):
+            factory = awaited
+        case .mainActor:
+            // Made by the synchronous step on the main actor, which claims the instance only
+            // there: claimed here and then made there, a synchronous resolve already running on
+            // the main actor would wait for the claim while the claim waited for the main actor.
+            return try await resolveOnMainActor(key, as: serviceType, found: found, arguments: repeat each arguments)
+        case nil:
             // A synchronous factory: the whole resolution below runs on this thread.
             do {
                 return try ResolutionThread.withAsyncResolution(self) {
@@ -71,11 +80,11 @@ extension Resolution {
         }
         let passed = UncheckedSendable<Any>(tuple)
         guard let observer else {
-            return try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed).instance
+            return try await resolveIsolated(factory, found, key, turn: turn, arguments: passed).instance
         }
         let observed = ObservedStep(found, by: observer, path: path)
         do {
-            let (instance, outcome) = try await resolveIsolated(isolated, found, key, turn: turn, arguments: passed)
+            let (instance, outcome) = try await resolveIsolated(factory, found, key, turn: turn, arguments: passed)
             return observed.gave(instance, outcome)
         } catch {
             throw observed.failed(error)
@@ -111,7 +120,8 @@ extension Resolution {
     /// factory and the wait for another task's claim awaited.
     nonisolated(nonsending)
     private func resolveIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ found: Lookup, _ key: ServiceKey, turn: Int,
+        _ factory: @escaping @Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service,
+        _ found: Lookup, _ key: ServiceKey, turn: Int,
         arguments: UncheckedSendable<Any>
     ) async throws -> (instance: Service, outcome: ResolutionOutcome) {
         let entry = found.entry
@@ -135,50 +145,33 @@ extension Resolution {
         if let published = claim.published { return (try value(.kept(published), of: entry, as: Service.self), .cached) }
         defer { if claim.holdsClaim { Creations.finish(entry, in: cache.creationStore) } }
         let keptIn = entry.policy.keepsInstances ? cache : nil
-        let instance = try await makeIsolated(isolated, entry, key, turn: turn, arguments: arguments) { made in
+        let instance = try await makeAwaited(factory, entry, key, turn: turn, arguments: arguments) { made in
             try self.keep(made, of: entry, in: keptIn)
         }
         return (instance, state.outcome)
     }
 
-    /// Runs a factory that must be awaited, its errors named as the synchronous step names them,
-    /// then `keep`s what it made (publishing it, running its hooks) with this resolution as the
-    /// thread's, so that the hooks' resolves continue it: a main-actor registration's hooks run on
-    /// the main actor, as its factory does.
+    /// Awaits `factory`, its errors named as the synchronous step names them, then `keep`s what
+    /// it made (publishing it, running its hooks) with this resolution as the thread's, so that
+    /// the hooks' resolves continue it.
     nonisolated(nonsending)
-    private func makeIsolated<Service>(
-        _ isolated: IsolatedFactory<Service>, _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
-        arguments: UncheckedSendable<Any>, keep: @escaping (Service) throws -> Service
+    private func makeAwaited<Service>(
+        _ factory: @Sendable (AsyncResolver, UncheckedSendable<Any>) async throws -> Service,
+        _ entry: RegistrationEntry, _ key: ServiceKey, turn: Int,
+        arguments: UncheckedSendable<Any>, keep: (Service) throws -> Service
     ) async throws -> Service {
-        switch isolated {
-        case .async(let factory), .awaiting(let factory):
-            let made: Service
-            do {
-                // The factory's calls take the next turn, while this call waits for it.
-                let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
-                let resolver = AsyncResolver(resolution: self, turn: turn + 1)
-                defer { resolver.factoryReturned() }
-                made = try await AsyncResolver.$runningFactory.withValue(running) {
-                    try await factory(resolver, arguments)
-                }
-            } catch {
-                throw resolutionError(error, entry, key)
+        let made: Service
+        do {
+            // The factory's calls take the next turn, while this call waits for it.
+            let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
+            let resolver = AsyncResolver(resolution: self, turn: turn + 1)
+            defer { resolver.factoryReturned() }
+            made = try await AsyncResolver.$runningFactory.withValue(running) {
+                try await factory(resolver, arguments)
             }
-            return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
-        case .mainActor(let factory):
-            let resolution = UncheckedSendable(self)
-            let keeping = UncheckedSendable(keep)
-            return try await MainActor.run {
-                try ResolutionThread.withAsyncResolution(resolution.value) {
-                    let made: Service
-                    do {
-                        made = try factory(resolution.value.resolver, arguments)
-                    } catch {
-                        throw resolution.value.resolutionError(error, entry, key)
-                    }
-                    return UncheckedSendable(try keeping.value(made))
-                }
-            }.value
+        } catch {
+            throw resolutionError(error, entry, key)
         }
+        return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
     }
 }
