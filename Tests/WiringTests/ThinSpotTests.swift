@@ -37,4 +37,23 @@ struct ThinSpotTests {
               fix: register it with `container.register(Ledger.self) { r in … }` (or in a module the container is built from).
             """)
     }
+
+    /// An async factory awaiting a container it captured starts a top-level async call, which
+    /// continues the path of the resolution running the factory: an error deep in it names
+    /// every key from the first request.
+    @Test func aMissingRegistrationBehindAnAsyncCallOnACapturedContainerNamesThePathFromTheFirstRequest() async throws {
+        let container = Container()
+        container.registerAsync(Checkout.self) { [weak container] _ in try await Checkout(gateway: container!.async.resolve()) }
+        container.register(Gateway.self) { r in try Gateway(ledger: r.resolve()) }
+
+        let error = await #expect(throws: ResolutionError.self) { try await container.async.resolve(Checkout.self) }
+
+        #expect(error?.identifier == "not-registered")
+        #expect(error?.path == [ServiceKey(Checkout.self), ServiceKey(Gateway.self), ServiceKey(Ledger.self)])
+        #expect(error?.description == """
+            error: no registration for Ledger
+              path: Checkout -> Gateway -> Ledger
+              fix: register it with `container.register(Ledger.self) { r in … }` (or in a module the container is built from).
+            """)
+    }
 }
