@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 
 // Behaviours only one other test caught: each test here reaches the same behaviour by another
 // path, so that a regression of it fails two tests of different shapes.
@@ -15,6 +17,30 @@ private final class Gateway: @unchecked Sendable {
 }
 
 private final class Ledger: @unchecked Sendable {}
+
+/// A `.graph` scratch object, counted as it is made.
+private final class Scratch: @unchecked Sendable {}
+
+/// A singleton whose hook asks for an `Outbox`; `Outbox`'s factory asks for an `Inbox`.
+private final class Inbox: @unchecked Sendable {
+    var outbox: Outbox?
+}
+
+private final class Outbox: @unchecked Sendable {
+    var inbox: Inbox?
+}
+
+/// What a call makes around a singleton: the same `.graph` scratch before and after it.
+private final class Visit<Singleton>: @unchecked Sendable {
+    let before: Scratch
+    let singleton: Singleton
+    let after: Scratch
+    init(before: Scratch, singleton: Singleton, after: Scratch) {
+        self.before = before
+        self.singleton = singleton
+        self.after = after
+    }
+}
 
 @Suite("Thin spots: behaviours reached by a second path")
 struct ThinSpotTests {
@@ -56,4 +82,78 @@ struct ThinSpotTests {
               fix: register it with `container.register(Ledger.self) { r in … }` (or in a module the container is built from).
             """)
     }
+
+    /// Two threads resolve, from a child, a call that makes a `.graph` scratch, then one of two
+    /// singletons of the parent that need each other while being made: `Inbox`'s hook asks for
+    /// `Outbox` through the parent it captured (a call of another source, nested in the
+    /// running one), `Outbox`'s factory asks for `Inbox`. Their waits close a cycle, so one
+    /// call backs off (in the nested call or in its own) and starts again: its scratch of the
+    /// first attempt is dropped with it and made anew, never handed out.
+    @Test func aCallThatBacksOffInsideANestedCallOnAParentMakesItsGraphScratchAgain() throws {
+        let bothClaimed = StartBarrier(parties: 2)
+        let deadline = Date(timeIntervalSinceNow: 30)
+        let made = IdentityCollector()
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.register(Scratch.self) { _ in
+            let scratch = Scratch()
+            made.insert(scratch)
+            return scratch
+        }
+        parent.register(Inbox.self) { _ in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            return Inbox()
+        }
+        .scope(.container)
+        .initCompleted { [weak parent] _, inbox in
+            // Gives the other thread time to wait for this one first, so that the cycle is
+            // usually met here, in the nested call; met in the other thread, it must hold too.
+            Thread.sleep(forTimeInterval: 0.1)
+            inbox.outbox = try parent!.resolve(Outbox.self)
+        }
+        parent.register(Outbox.self) { r in
+            bothClaimed.arriveAndWait(deadline: deadline)
+            let outbox = Outbox()
+            outbox.inbox = try r.resolve(Inbox.self)
+            return outbox
+        }
+        .scope(.container)
+        child.register(Visit<Inbox>.self) { r in try Visit(before: r.resolve(), singleton: r.resolve(), after: r.resolve()) }
+        child.register(Visit<Outbox>.self) { r in try Visit(before: r.resolve(), singleton: r.resolve(), after: r.resolve()) }
+
+        let failures = FailureLog()
+        let handedOut = IdentityCollector()
+        let finished = raceThreads(2) { index in
+            do {
+                let (before, after) = index == 0
+                    ? try child.resolve(Visit<Inbox>.self).scratches : try child.resolve(Visit<Outbox>.self).scratches
+                handedOut.insert(before)
+                handedOut.insert(after)
+            } catch {
+                failures.note(error)
+            }
+        }
+        try #require(finished, "the threads did not finish in time (a deadlock?)")
+        try #require(failures.all.isEmpty, "\(failures.all)")
+        #expect(try child.resolve(Inbox.self).outbox === child.resolve(Outbox.self))
+        // One scratch per call, shared before and after its singleton.
+        #expect(handedOut.count == 4 && handedOut.distinctCount == 2)
+        #expect(made.distinctCount == 3, "the call that backed off made its scratch again")
+    }
+}
+
+extension Visit {
+    fileprivate var scratches: (Scratch, Scratch) { (before, after) }
+}
+
+/// The errors threads met, read once they are done.
+private final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+
+    func note(_ error: any Error) {
+        lock.withLock { errors.append("\(error)") }
+    }
+
+    var all: [String] { lock.withLock { errors } }
 }
