@@ -13,6 +13,19 @@ private final class Feed: @unchecked Sendable {
     var cache: ImageCache?
 }
 
+extension Scope {
+    fileprivate static let visit = Scope("thin-spot-visit")
+}
+
+/// One per registration and scope instance: identity is all a test compares.
+private final class Token: @unchecked Sendable {}
+
+/// The base's own registration, made with a token of the base's grandparent.
+private final class Badge: @unchecked Sendable {
+    let token: Token
+    init(token: Token) { self.token = token }
+}
+
 @Suite("Thin spots of the test support: behaviours reached by a second path")
 struct TestSupportThinSpotTests {
     /// A hook resolving from the base it captured an instance the base already keeps (weakly,
@@ -42,5 +55,33 @@ struct TestSupportThinSpotTests {
               fix: resolve through the resolver the factory receives, as in \
             `register(Feed.self) { r in … try r.resolve() … }`, not through a captured container
             """)
+    }
+
+    /// A test container's reset of a scope is the base's own reset: what it made for
+    /// registrations of the base's parent and grandparent stays (theirs to reset), one instance
+    /// per argument value included, even when made inside a pushed layer and at depth, below a
+    /// registration of the base that is reset.
+    @Test func resettingAScopeKeepsWhatTheTestContainerMadeForTheBasesAncestors() throws {
+        let grandparent = Container()
+        let parent = Container(parent: grandparent)
+        let base = Container(parent: parent)
+        grandparent.register(Token.self, name: "grandparent") { _ in Token() }.scope(.visit)
+        parent.register(Token.self, name: "seat") { (_, _: Int) in Token() }.scope(.visit)
+        base.register(Badge.self) { r in try Badge(token: r.resolve(Token.self, name: "grandparent")) }.scope(.visit)
+        let test = TestContainer(base: base)
+        test.pushLayer("signed in")
+        defer { test.popLayer() }
+
+        let badge = try test.resolve(Badge.self)
+        let seats = try [1, 2].map { try test.resolve(Token.self, name: "seat", arguments: $0) }
+        test.resetScope(.visit)
+        let badgeAfter = try test.resolve(Badge.self)
+
+        #expect(badgeAfter !== badge)
+        #expect(badgeAfter.token === badge.token)
+        #expect(try test.resolve(Token.self, name: "grandparent") === badge.token)
+        #expect(try test.resolve(Token.self, name: "seat", arguments: 1) === seats[0])
+        #expect(try test.resolve(Token.self, name: "seat", arguments: 2) === seats[1])
+        #expect(seats[0] !== seats[1])
     }
 }
