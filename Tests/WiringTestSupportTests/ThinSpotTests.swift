@@ -26,6 +26,9 @@ private final class Badge: @unchecked Sendable {
     init(token: Token) { self.token = token }
 }
 
+/// A singleton of the app, overridden in a layer.
+private final class Engine: @unchecked Sendable {}
+
 @Suite("Thin spots of the test support: behaviours reached by a second path")
 struct TestSupportThinSpotTests {
     /// A hook resolving from the base it captured an instance the base already keeps (weakly,
@@ -83,5 +86,30 @@ struct TestSupportThinSpotTests {
         #expect(try test.resolve(Token.self, name: "seat", arguments: 1) === seats[0])
         #expect(try test.resolve(Token.self, name: "seat", arguments: 2) === seats[1])
         #expect(seats[0] !== seats[1])
+    }
+
+    /// Popping the top layer frees what was made while it was on top, here by its own override
+    /// (which keeps the replaced registration's `.container` scope), and only that: the
+    /// instance the layer below made stays, and is what resolves once the top one is gone.
+    @Test func poppingTheTopLayerFreesWhatItsOverrideMadeAndKeepsWhatTheLayerBelowMade() throws {
+        let base = Container()
+        base.register(Engine.self) { _ in Engine() }.scope(.container)
+        let test = TestContainer(base: base)
+        weak var lower: Engine?
+        weak var upper: Engine?
+
+        test.pushLayer("lower")
+        lower = try test.resolve(Engine.self)
+        test.pushLayer("upper").override(Engine.self) { _ in Engine() }
+        upper = try test.resolve(Engine.self)
+        #expect(upper != nil)
+        #expect(try test.resolve(Engine.self) === upper)
+        test.popLayer()
+
+        #expect(upper == nil)
+        #expect(lower != nil)
+        #expect(try test.resolve(Engine.self) === lower)
+        test.popLayer()
+        #expect(lower == nil)
     }
 }
