@@ -42,6 +42,18 @@ private final class Visit<Singleton>: @unchecked Sendable {
     }
 }
 
+/// Registered under a name only.
+private final class Printer: @unchecked Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+/// Needs a printer by a name nothing registers.
+private final class Office: @unchecked Sendable {
+    let printer: Printer
+    init(printer: Printer) { self.printer = printer }
+}
+
 @Suite("Thin spots: behaviours reached by a second path")
 struct ThinSpotTests {
     /// A factory resolving from another container it captured starts a call there that
@@ -139,6 +151,30 @@ struct ThinSpotTests {
         // One scratch per call, shared before and after its singleton.
         #expect(handedOut.count == 4 && handedOut.distinctCount == 2)
         #expect(made.distinctCount == 3, "the call that backed off made its scratch again")
+    }
+
+    /// A named lookup starts from the name's hash: a name nothing registers, whose hash a
+    /// registered name shares (these two share their 64-bit FNV-1a hash), is missing, not
+    /// answered by the other name's registration; also looked up from a child, inside a factory.
+    @Test func aMissingNameSharingAHashWithARegisteredOneIsNotRegistered() throws {
+        let parent = Container()
+        let line = #line + 1
+        parent.register(Printer.self, name: "k9PQor8dh7uP") { _ in Printer(name: "k9PQor8dh7uP") }
+        let child = Container(parent: parent)
+        child.register(Office.self) { r in try Office(printer: r.resolve(Printer.self, name: "k4_kQqs2RqID")) }
+
+        let error = try #require(throws: ResolutionError.self) { try child.resolve(Office.self) }
+
+        #expect(error.identifier == "not-registered")
+        #expect(error.path == [ServiceKey(Office.self), ServiceKey(Printer.self, name: "k4_kQqs2RqID")])
+        #expect(error.description == """
+            error: no registration for Printer (name: "k4_kQqs2RqID")
+              path: Office -> Printer (name: "k4_kQqs2RqID")
+              registered for Printer:
+                Printer (name: "k9PQor8dh7uP")  at \(#fileID):\(line)
+              fix: register it with `container.register(Printer.self, name: "k4_kQqs2RqID") { r in … }`, or ask for one of the keys registered above.
+            """)
+        #expect(try child.resolve(Printer.self, name: "k9PQor8dh7uP").name == "k9PQor8dh7uP")
     }
 }
 
