@@ -29,6 +29,18 @@ private final class Badge: @unchecked Sendable {
 /// A singleton of the app, overridden in a layer.
 private final class Engine: @unchecked Sendable {}
 
+/// Says who made it, so a test can tell which layer answered.
+private final class Greeter: @unchecked Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
+
+/// Made by the base with a `Greeter`: what answers at depth.
+private final class Welcome: @unchecked Sendable {
+    let greeter: Greeter
+    init(greeter: Greeter) { self.greeter = greeter }
+}
+
 @Suite("Thin spots of the test support: behaviours reached by a second path")
 struct TestSupportThinSpotTests {
     /// A hook resolving from the base it captured an instance the base already keeps (weakly,
@@ -111,5 +123,36 @@ struct TestSupportThinSpotTests {
         #expect(try test.resolve(Engine.self) === lower)
         test.popLayer()
         #expect(lower == nil)
+    }
+
+    /// The order of a test container's layers, top first: the task's `withOverrides` layers
+    /// (the innermost first), then the pushed ones (the last pushed first), then the root; each
+    /// key overridden in all of them, and resolved at depth (inside a base factory).
+    @Test func withOverridesLayersAnswerAbovePushedLayersWhichAnswerAboveTheRoot() throws {
+        let base = Container()
+        base.register(Greeter.self) { _ in Greeter("base") }
+        base.register(Welcome.self) { r in try Welcome(greeter: r.resolve()) }
+        let test = TestContainer(base: base)
+        test.override(Greeter.self) { _ in Greeter("root") }
+        test.pushLayer("first").override(Greeter.self) { _ in Greeter("first") }
+        test.pushLayer("second").override(Greeter.self) { _ in Greeter("second") }
+        func answer() throws -> String { try test.resolve(Welcome.self).greeter.label }
+
+        let inTask = try test.withOverrides({ $0.override(Greeter.self) { _ in Greeter("outer task") } }) {
+            let outer = try answer()
+            let inner = try test.withOverrides({ $0.override(Greeter.self) { _ in Greeter("inner task") } }) {
+                try answer()
+            }
+            return [outer, inner, try answer()]
+        }
+        let pushed = try answer()
+        test.popLayer()
+        let afterOnePop = try answer()
+        test.popLayer()
+
+        #expect(inTask == ["outer task", "inner task", "outer task"])
+        #expect(pushed == "second")
+        #expect(afterOnePop == "first")
+        #expect(try answer() == "root")
     }
 }
