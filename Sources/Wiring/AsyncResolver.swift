@@ -41,7 +41,7 @@ public struct AsyncResolver: Sendable {
     /// The registrations being resolved when the factory got this resolver, top first, until
     /// the factory returns: an instance may keep its resolver, and the entries keep their
     /// instances, so holding them longer would keep the instance alive after its container.
-    private let ancestors: FactoryAncestors?
+    let ancestors: FactoryAncestors?
     /// A resolver that is neither a container nor a test container (a factory's, or one of
     /// the app's own), resolved from synchronously: it has no async form of its own.
     private let synchronous: (any Resolver)?
@@ -73,7 +73,8 @@ public struct AsyncResolver: Sendable {
         self.synchronous = source == nil ? resolver : nil
     }
 
-    /// Lets go of the factory's ancestors once it returned; see `ancestors`.
+    /// Lets go of the factory's ancestors once it returned; see `ancestors`. Calls made later from
+    /// a task the factory started continue nothing.
     func factoryReturned() {
         ancestors?.entries.withLock { $0 = [] }
     }
@@ -105,7 +106,7 @@ public struct AsyncResolver: Sendable {
         if let synchronous {
             return try synchronous.resolve(serviceType, name: key.name, arguments: repeat each arguments)
         }
-        let start: (source: any ResolutionSource, path: [RegistrationEntry], owner: ObjectIdentifier?)
+        let start: (source: any ResolutionSource, path: [RegistrationEntry])
         if let resolution {
             switch resolution.takeAsyncTurn(turn) {
             case .taken:
@@ -114,20 +115,21 @@ public struct AsyncResolver: Sendable {
             case .busy:
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                start = (resolution.sourceForConcurrentCall, ancestors?.entries.withLock { $0 } ?? [], nil)
+                start = (resolution.sourceForConcurrentCall, ancestors?.entries.withLock { $0 } ?? [])
             case .finished:
                 // Kept past its factory: a new call, from the source if it still exists.
-                start = (try resolution.sourceForNewCall(key), [], nil)
+                start = (try resolution.sourceForNewCall(key), [])
             }
         } else {
             guard let source else { preconditionFailure("an async resolver has a source or a resolution") }
             // Started inside an async factory (from a container it captured), it continues that
-            // factory's path, so a cycle through it is an error, not an endless recursion.
-            let running = AsyncResolver.runningFactory
-            start = (source, running?.path ?? [], running?.owner)
+            // factory's path while the factory runs, so a cycle through it is an error, not an
+            // endless recursion. It claims as a resolution of its own, as a concurrent call of the
+            // factory's resolver does: the task may be one of several the factory started.
+            start = (source, AsyncResolver.runningFactory?.entries.withLock { $0 } ?? [])
         }
         return try await Resolution.runAsync(
-            in: start.source.makeEnvironment(), below: start.path, owner: start.owner, key, as: serviceType, arguments: repeat each arguments)
+            in: start.source.makeEnvironment(), below: start.path, key, as: serviceType, arguments: repeat each arguments)
     }
 
     /// Runs `body` isolated to `actor`, with a synchronous resolver that continues this
@@ -147,17 +149,11 @@ public struct AsyncResolver: Sendable {
         }.value
     }
 
-    /// The async factory running in this task, if any: what a top-level async call started from
-    /// inside it continues.
-    @TaskLocal static var runningFactory: RunningFactory?
-
-    /// An async factory's place in its resolution.
-    struct RunningFactory: Sendable {
-        /// The registrations being resolved when it started, top first.
-        let path: [RegistrationEntry]
-        /// Who claims kept instances for its resolution.
-        let owner: ObjectIdentifier
-    }
+    /// The registrations being resolved when the async factory running in this task started, if
+    /// one runs: what a top-level async call started from inside it continues. Tasks the factory
+    /// starts inherit it; it is emptied when the factory returns (``factoryReturned()``), so a
+    /// task that outlives the factory starts afresh.
+    @TaskLocal static var runningFactory: FactoryAncestors?
 }
 
 /// The registrations being resolved when an async factory started, while it runs.

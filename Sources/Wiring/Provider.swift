@@ -94,8 +94,8 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
     /// What it resolves: the type, the name and the types of the arguments it was given.
     private let key: ServiceKey
     /// Resolves the service from `resolver`, with the runtime arguments, if any. Called by one
-    /// thread at a time (others wait for its result), so arguments that are not `Sendable` are
-    /// never used by two threads at once.
+    /// thread at a time (others wait for its result), but for a thread already resolving (see
+    /// ``value``): only then may arguments that are not `Sendable` be used by two threads at once.
     private let resolveService: (any Resolver) throws -> Service
     /// The result once resolved, and the thread resolving it meanwhile: others wait for it.
     private let state = ConditionState(Progress())
@@ -112,6 +112,10 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
         /// The caller's thread is resolving it already, further up: the call runs inside that
         /// resolution, where the lazy's own service is on the path, so it reports the cycle.
         case resolveInside
+        /// Another thread is resolving it while the caller is inside a resolution of its own,
+        /// whose steps may hold claims that thread waits for: the caller resolves it too, and
+        /// the first result published is every caller's.
+        case resolveAlongside
     }
 
     /// A lazy service resolving `Service` (under `name`) from `resolver` on first use.
@@ -150,7 +154,10 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
         Lazy(WeakSource(source, graph: graph), name: name)
     }
 
-    /// The service, resolved on the first call; later calls return the same result.
+    /// The service, resolved on the first call; later calls return the same result. A read on
+    /// another thread meanwhile waits for it, unless that thread is itself resolving (a factory
+    /// or hook reading the lazy): it then resolves the service too rather than wait for a thread
+    /// that may be waiting for it, and both get the first result.
     public var value: Service {
         get throws(ResolutionError) {
             let thread = currentThreadIdentity()
@@ -160,20 +167,25 @@ public final class Lazy<Service>: @unchecked Sendable, ImplicitlyResolvable {
                     progress.resolvingThread = thread
                     return .done(.resolve)
                 }
-                return resolving == thread ? .done(.resolveInside) : .wait
+                if resolving == thread { return .done(.resolveInside) }
+                // Waiting here is not a claim the engine sees: a wait that closes a cycle with
+                // the other thread's claims would never end.
+                return ResolutionThread.isResolving ? .done(.resolveAlongside) : .wait
             }
             switch turn {
             case .resolved(let result):
                 return try result.get()
             case .resolveInside:
                 return try resolveOnce()
-            case .resolve:
+            case .resolve, .resolveAlongside:
                 let result = Result { () throws(ResolutionError) in try resolveOnce() }
-                state.withLock(broadcasting: true) { progress in
-                    progress.result = result
-                    progress.resolvingThread = nil
+                let published = state.withLock(broadcasting: true) { progress in
+                    let published = progress.result ?? result
+                    progress.result = published
+                    if case .resolve = turn { progress.resolvingThread = nil }
+                    return published
                 }
-                return try result.get()
+                return try published.get()
             }
         }
     }

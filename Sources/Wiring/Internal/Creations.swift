@@ -152,6 +152,18 @@ package enum Creations {
         }
     }
 
+    /// ``waitUntilFree(_:)`` for a call that awaits: it suspends instead of blocking its thread.
+    nonisolated(nonsending)
+    static func waitUntilFreeAsync(_ key: Key) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            table.withLock { table in
+                // Resumed by `finish`, unless nobody is making it any more.
+                guard table.inFlight[key] != nil else { return continuation.resume() }
+                table.inFlight[key]?.asyncWaiters.append(continuation)
+            }
+        }
+    }
+
     /// Gives back a claim: the instance is published, or its making failed.
     package static func finish(_ entry: RegistrationEntry, in store: AnyObject) {
         finish(Key(store: ObjectIdentifier(store), entry: entry.id))

@@ -29,19 +29,35 @@ package enum IsolatedFactory<Service>: Sendable {
 extension Resolution {
     /// Runs an asynchronous top-level call from `source`, the one way every async call starts:
     /// in a resolution of its own, which continues `path` (the registrations being resolved
-    /// where the call was made, top first) and, when it continues a running factory's
-    /// resolution, claims kept instances as that one's `owner` does.
+    /// where the call was made, top first). A call that backs off (see `Creations`) waits for
+    /// the instance it waited for and starts again, in a new resolution, as a synchronous call
+    /// does (`runAgain`).
     nonisolated(nonsending)
     static func runAsync<Service, each Argument>(
-        in environment: ResolutionEnvironment, below path: [RegistrationEntry], owner: ObjectIdentifier?,
+        in environment: ResolutionEnvironment, below path: [RegistrationEntry],
         _ key: ServiceKey, as serviceType: Service.Type, arguments: repeat each Argument
     ) async throws -> Service {
-        var resolution = Resolution(asyncIn: environment)
-        resolution.continuePath(path)
-        resolution.state.enclosingOwner = owner
-        defer { finish(&resolution) }
-        _ = resolution.takeAsyncTurn(0)
-        return try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
+        var attempts = 0
+        while true {
+            var resolution = Resolution(asyncIn: environment)
+            resolution.continuePath(path)
+            _ = resolution.takeAsyncTurn(0)
+            let backedOff: Creations.WaitCycle
+            do {
+                let instance = try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
+                finish(&resolution)
+                return instance
+            } catch {
+                guard let cycle = resolution.state.backedOff, attempts < 100 else {
+                    finish(&resolution)
+                    throw error
+                }
+                finish(&resolution)
+                backedOff = cycle
+            }
+            attempts += 1
+            await Creations.waitUntilFreeAsync(backedOff.key)
+        }
     }
 
     /// Resolves in turn `turn`, which the caller took.
@@ -163,10 +179,9 @@ extension Resolution {
         let made: Service
         do {
             // The factory's calls take the next turn, while this call waits for it.
-            let running = AsyncResolver.RunningFactory(path: pathEntries, owner: owner)
             let resolver = AsyncResolver(resolution: self, turn: turn + 1)
             defer { resolver.factoryReturned() }
-            made = try await AsyncResolver.$runningFactory.withValue(running) {
+            made = try await AsyncResolver.$runningFactory.withValue(resolver.ancestors) {
                 try await factory(resolver, arguments)
             }
         } catch {

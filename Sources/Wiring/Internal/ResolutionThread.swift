@@ -85,6 +85,11 @@ package enum ResolutionThread {
         return try body(nested)
     }
 
+    /// Whether a resolution runs on this thread (its steps may hold claims other threads wait for).
+    static var isResolving: Bool {
+        ResolutionSlot.current?.state.isActive ?? false
+    }
+
     /// The source of the resolution running on this thread, if one runs: what a property
     /// wrapper of an object its factory makes resolves from, continuing that resolution.
     static var runningSource: (any ResolutionSource)? {
