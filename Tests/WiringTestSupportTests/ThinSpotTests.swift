@@ -1,6 +1,7 @@
 import Testing
 import Wiring
 import WiringTestSupport
+import WiringTestHelpers
 
 // Behaviours only one other test caught: each test here reaches the same behaviour by another
 // path, so that a regression of it fails two tests of different shapes.
@@ -157,22 +158,6 @@ struct TestSupportThinSpotTests {
     }
 }
 
-/// A label whose text says which registration made it.
-private final class Label: @unchecked Sendable {
-    let text: String
-    init(_ text: String) { self.text = text }
-}
-
-/// Two labels asked for in one resolution, around a layer pushed while it runs.
-private final class Pair: @unchecked Sendable {
-    let first: Label
-    let second: Label
-    init(_ first: Label, _ second: Label) {
-        self.first = first
-        self.second = second
-    }
-}
-
 /// The test container a factory reaches, set once it exists.
 private final class TestContainerBox: @unchecked Sendable {
     var test: TestContainer?
@@ -184,23 +169,23 @@ struct LayersSeenByOneResolutionTests {
         // The label is registered in the base's parent: looked up through the test container,
         // not read in the registry the resolution began with.
         let root = Container()
-        root.register(Label.self) { _ in Label("app") }
+        root.register(NamedLabel.self) { _ in NamedLabel("app") }
         let base = Container(parent: root)
         let box = TestContainerBox()
-        base.register(Pair.self) { r in
-            let first = try r.resolve(Label.self)
-            box.test?.pushLayer("late").override(Label.self) { _ in Label("late") }
-            return Pair(first, try r.resolve(Label.self))
+        base.register(NamedLabelPair.self) { r in
+            let first = try r.resolve(NamedLabel.self)
+            box.test?.pushLayer("late").override(NamedLabel.self) { _ in NamedLabel("late") }
+            return NamedLabelPair(first, try r.resolve(NamedLabel.self))
         }
         let test = TestContainer(base: base)
         box.test = test
 
-        let pair = try test.resolve(Pair.self)
+        let pair = try test.resolve(NamedLabelPair.self)
 
         #expect(pair.first.text == "app")
         #expect(pair.second.text == "app")
-        #expect(try test.resolve(Label.self).text == "late")
+        #expect(try test.resolve(NamedLabel.self).text == "late")
         test.popLayer()
-        #expect(try test.resolve(Label.self).text == "app")
+        #expect(try test.resolve(NamedLabel.self).text == "app")
     }
 }
