@@ -28,7 +28,7 @@ extension Container: ResolutionSource {
         return parent.visibleRegistrations(includingParents: true).filter { !shadowed.contains($0.entry.key) } + own
     }
 
-    package var implicitCache: any InstanceCache { implicitInstances }
+    package func implicitCache(for call: ResolutionEnvironment?) -> any InstanceCache { implicitInstances }
 
     package func makeEnvironment() -> ResolutionEnvironment {
         ResolutionEnvironment(source: self, registry: registry, store: self)

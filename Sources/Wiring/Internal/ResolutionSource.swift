@@ -6,8 +6,9 @@ package protocol ResolutionSource: AnyObject, Resolver {
     func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup?
     /// Every registration visible from here, in registration order (parents' first), each key once.
     func visibleRegistrations(includingParents: Bool) -> [Lookup]
-    /// Where instances of unregistered (`Injectable`) types live.
-    var implicitCache: any InstanceCache { get }
+    /// Where instances of unregistered (`Injectable`) types live, for the running call whose
+    /// environment is `call` (`nil`: as things are now).
+    func implicitCache(for call: ResolutionEnvironment?) -> any InstanceCache
     /// What a new top-level call from here resolves in (see ``ResolutionEnvironment``).
     func makeEnvironment() -> ResolutionEnvironment
     /// Drops the instances this source keeps for `scope`, as `resetScope(_:)` does, for a
@@ -52,6 +53,10 @@ package protocol InstanceCache: AnyObject, Sendable {
     func cachedInstance(for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) -> AnyObject?
     /// Publishes `entry`'s instance: from now on, every resolution finds it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry)
+    /// Publishes `entry`'s instance, made by a step that `observer` follows. A store that keeps
+    /// a note beside each instance (a test container's layer) notes there which resolution made
+    /// it. By default, `store(_:for:)`.
+    func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?)
     /// The object instances are stored in, which identifies them while one is made (see
     /// `Creations`); the cache itself unless it forwards to another.
     var creationStore: AnyObject { get }
@@ -62,6 +67,10 @@ extension InstanceCache {
 
     package func cachedInstance(for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) -> AnyObject? {
         cachedInstance(for: entry)
+    }
+
+    package func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) {
+        store(instance, for: entry)
     }
 }
 

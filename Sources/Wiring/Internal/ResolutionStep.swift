@@ -181,7 +181,7 @@ extension Resolution {
                 state.outcome = .cached
                 return try value(.kept(published), of: entry, as: Service.self)
             }
-            cache.store(box, for: entry)
+            cache.store(box, for: entry, observedBy: state.observer)
         }
         state.outcome = .created
         return made
@@ -261,7 +261,7 @@ extension Resolution {
 
     func implicitLookup<Service>(_ key: ServiceKey, as serviceType: Service.Type) -> Lookup? {
         ImplicitRegistrations.entry(for: key, as: serviceType).map {
-            Lookup(entry: $0, cache: source.implicitCache)
+            Lookup(entry: $0, cache: source.implicitCache(for: ResolutionEnvironment(of: self)))
         }
     }
 

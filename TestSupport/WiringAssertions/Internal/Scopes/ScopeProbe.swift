@@ -68,7 +68,7 @@ final class ScopeProbe: ResolutionSource {
         }
     }
 
-    var implicitCache: any InstanceCache { instances }
+    func implicitCache(for call: ResolutionEnvironment?) -> any InstanceCache { instances }
 
     func makeEnvironment() -> ResolutionEnvironment { ResolutionEnvironment(source: self) }
 

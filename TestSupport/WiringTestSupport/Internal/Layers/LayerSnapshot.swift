@@ -170,10 +170,13 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     }
 
     /// The box the topmost layer that has one keeps for `entry`, that layer, and why an
-    /// override made it stale, if one did.
+    /// override made it stale, if one did. An instance a resolution that has not ended yet made
+    /// with other layers is not there for this snapshot: what it was made with is not known yet.
     func keptBox(for entry: RegistrationEntry) -> (box: AnyObject, layer: OverrideLayer, stale: StaleInstance?)? {
         guard let kept = keptWithProvenance(for: entry) else { return nil }
-        return (kept.box, kept.layer, kept.madeWith.flatMap { staleness(of: entry, madeWith: $0, keptIn: kept.layer) })
+        guard let madeWith = kept.madeWith else { return (kept.box, kept.layer, nil) }
+        if madeWith.dependencies == nil, madeWith.registry !== registry { return nil }
+        return (kept.box, kept.layer, staleness(of: entry, madeWith: madeWith, keptIn: kept.layer))
     }
 
     /// The box the topmost layer that has one keeps for `entry`, that layer, and what the
@@ -202,8 +205,8 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     private func staleness(
         of entry: RegistrationEntry, madeWith: InstanceProvenance.MadeWith, keptIn layer: OverrideLayer
     ) -> StaleInstance? {
-        guard madeWith.registry !== registry else { return nil }
-        for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
+        guard madeWith.registry !== registry, let dependencies = madeWith.dependencies else { return nil }
+        for dependency in dependencies.sorted(by: { $0.key.description < $1.key.description }) {
             let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }
             let answeredIn = now.flatMap { layerName(of: $0.origin) }.map { "layer \"\($0)\"" } ?? "the base"
@@ -215,7 +218,14 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     /// Keeps `entry`'s instance in the top layer, so that popping it frees the instance.
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
-        layers[0].cache.store(instance, for: entry)
+        store(instance, for: entry, observedBy: nil)
+    }
+
+    /// Keeps `entry`'s instance in the top layer, noting beside it, under the same lock, the
+    /// registry its resolution looked up in and the recorder of that resolution: until it ends
+    /// and notes what the instance was made with, a snapshot with other layers does not take it.
+    func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) {
+        layers[0].cache.store(instance, for: entry, note: InstanceProvenance.MadeWith.publishing(in: registry, by: observer))
     }
 
     /// The top layer's store, where instances made now go: the same for every snapshot taken

@@ -8,9 +8,7 @@ extension TestContainer: ResolutionSource {
     package func lookup(_ key: ServiceKey, in call: ResolutionEnvironment?) -> Lookup? {
         // A resolution of this test container looks up in the layers it began with, as the plain
         // keys it reads directly in their registry do.
-        if let call, call.source === self, let snapshot = call.store as? LayerSnapshot {
-            return snapshot.lookup(key, base: base, in: call)
-        }
+        if let snapshot = snapshot(of: call) { return snapshot.lookup(key, base: base, in: call) }
         return layers.lookup(key, in: call)
     }
 
@@ -19,9 +17,18 @@ extension TestContainer: ResolutionSource {
         layers.visibleRegistrations(includingParents: includingParents)
     }
 
-    /// Instances of unregistered (`Injectable`) types live in the layers too, as they are when
-    /// the lookup is made.
-    package var implicitCache: any InstanceCache { layers.snapshot() }
+    /// Instances of unregistered (`Injectable`) types live in the layers too: those the call
+    /// began with, if it is one of this test container's, as registered types' do.
+    package func implicitCache(for call: ResolutionEnvironment?) -> any InstanceCache {
+        snapshot(of: call) ?? layers.snapshot()
+    }
+
+    /// The layers `call` began with, if it is a call of this test container (they are then its
+    /// environment's store).
+    private func snapshot(of call: ResolutionEnvironment?) -> LayerSnapshot? {
+        guard let call, call.source === self else { return nil }
+        return call.store as? LayerSnapshot
+    }
 
     /// What a resolution here resolves in: the layers as they are now, every resolution recorded.
     package func makeEnvironment() -> ResolutionEnvironment {

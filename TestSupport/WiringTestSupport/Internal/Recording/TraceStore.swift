@@ -97,7 +97,7 @@ final class TraceStore: Sendable {
     func finished(_ recorder: TraceRecorder, isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
         var remade: [Int: LayerSnapshot.StaleInstance]?
         if hasStoredScopes {
-            InstanceProvenance.record(from: recorder.log, snapshot: recorder.snapshot)
+            InstanceProvenance.record(from: recorder.log, snapshot: recorder.snapshot, madeBy: recorder)
             remade = recorder.takeRemade()
         }
         // One the pool does not keep is let go of by the caller, outside the lock.

@@ -310,7 +310,7 @@ final class VerificationSandbox: ResolutionSource {
         }
     }
 
-    var implicitCache: any InstanceCache { instances }
+    func implicitCache(for call: ResolutionEnvironment?) -> any InstanceCache { instances }
 
     func makeEnvironment() -> ResolutionEnvironment {
         ResolutionEnvironment(source: self, observer: VerificationObserver(sandbox: self))

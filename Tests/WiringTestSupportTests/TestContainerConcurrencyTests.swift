@@ -1,0 +1,259 @@
+import Dispatch
+import Foundation
+import Testing
+import Wiring
+import WiringTestHelpers
+import WiringTestSupport
+
+// Two problems a test container had while other threads resolve through it, found by a hunt for
+// hangs and races: each handed out a wrong instance (no hang, no crash). Both are fixed; each test
+// here failed in every run before its fix. Each case blocks only threads it starts
+// (`raceThreadsAsync`), and every wait is bounded.
+//
+// The engine held up under the same hunt: providers and lazies from many threads, inside
+// factories and hooks of kept singletons and past their container; `.weak` singletons released
+// while others make and read them; `resetScope` (all, and `only:`) racing makes of hooked
+// singletons; `removeAll()`, registering and `.scope(_:)` changes racing resolves from the
+// container and its children; modules applied concurrently; deep and wide hooked graphs; back-offs
+// under `.weak` churn and resets; `Injectable` and runtime-argument singletons from 8 threads.
+
+private final class HT2Dep: @unchecked Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
+
+private final class HT2Repo: @unchecked Sendable {
+    let dep: HT2Dep
+    init(dep: HT2Dep) { self.dep = dep }
+}
+
+private final class HT2Outer: @unchecked Sendable {
+    let repo: HT2Repo
+    init(repo: HT2Repo) { self.repo = repo }
+}
+
+/// What the threads of a case saw, counted, under a lock.
+private final class HT2Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String: Int] = [:]
+    func add(_ item: String) { lock.withLock { items[item, default: 0] += 1 } }
+    var all: [String: Int] { lock.withLock { items } }
+}
+
+private func ht2Name(_ error: any Error) -> String {
+    (error as? ResolutionError)?.identifier ?? "\(error)"
+}
+
+/// Dep and Repo(Dep), singletons; Outer (`.graph`) resolves Repo, signals `repoMade`, then waits
+/// for `gate` (at most 5 s) before it returns: a resolve still running after it made Repo.
+private func ht2Base(repoMade: DispatchSemaphore? = nil, gate: DispatchSemaphore? = nil) -> Container {
+    let base = Container()
+    base.register(HT2Dep.self) { _ in HT2Dep("live") }.scope(.container)
+    base.register(HT2Repo.self) { r in try HT2Repo(dep: r.resolve(HT2Dep.self)) }.scope(.container)
+    base.register(HT2Outer.self) { r in
+        let repo = try r.resolve(HT2Repo.self)
+        repoMade?.signal()
+        _ = gate?.wait(timeout: .now() + 5)
+        return HT2Outer(repo: repo)
+    }
+    return base
+}
+
+// MARK: HT2-1. A singleton is handed out unchecked until the resolve that made it ends
+
+/// Fixed: a layer's store now notes, beside an instance it publishes and under the same lock,
+/// the registry its resolution looked up in and that resolution's recorder; a snapshot with other
+/// layers does not take the instance until the resolution ends and notes what it was made with
+/// (only beside the instance it published).
+///
+/// Before the fix: wrong instance; broke "an override reaches cached instances" and, with
+/// `withOverrides`, the isolation of parallel tests sharing a test container. A kept instance of a test container is
+/// checked against the overrides at each lookup (`LayerSnapshot.keptBox` → `staleness`) using
+/// what it was made with, a note `InstanceProvenance.record` writes beside it; but that note is
+/// written only when the *top-level* resolve that made it ends (`TraceStore.finished`), while
+/// the instance is published to the layer's store at its own step (`Resolution.keep` →
+/// `LayerSnapshot.store`). In between, a kept instance without a note counts as never stale
+/// (`keptBox`: `madeWith.flatMap` gives no staleness), so any lookup, from any layer, gets it.
+///
+/// Thread 1 resolves Outer, which made Repo (with the live Dep) and is still running. Thread 2
+/// then overrides Dep (in a `withOverrides` layer, a pushed layer, or the same layer) and asks
+/// for Repo: it gets thread 1's Repo, made with the live Dep, every run (3 of 3). Once thread 1
+/// has returned, the same request gets a Repo made with the fake (the suites in
+/// `OverridesReachCachedInstancesTests` pass).
+@Suite struct HT2ProvenanceWindow {
+    /// Runs thread 1 (resolves Outer) and thread 2 (`afterRepoMade`, once Outer made Repo, then
+    /// lets Outer return); what both saw.
+    private func race(_ test: TestContainer, gate: DispatchSemaphore, repoMade: DispatchSemaphore,
+                      afterRepoMade: @escaping @Sendable (HT2Seen) -> Void) async -> [String: Int] {
+        let seen = HT2Seen()
+        let finished = await raceThreadsAsync(2, timeout: .seconds(20)) { thread in
+            if thread == 0 {
+                do { _ = try test.resolve(HT2Outer.self); seen.add("outer ok") } catch { seen.add("outer \(ht2Name(error))") }
+                return
+            }
+            _ = repoMade.wait(timeout: .now() + 5)
+            afterRepoMade(seen)
+            gate.signal()
+        }
+        #expect(finished, "hung: \(seen.all)")
+        return seen.all
+    }
+
+    @Test func aWithOverridesLayerGetsASingletonMadeWithoutItsOverride() async {
+        let (gate, repoMade) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let test = TestContainer(base: ht2Base(repoMade: repoMade, gate: gate))
+        let seen = await race(test, gate: gate, repoMade: repoMade) { seen in
+            do {
+                try test.withOverrides({ $0.override(HT2Dep.self) { _ in HT2Dep("fake") } }) {
+                    seen.add("inside: " + (try test.resolve(HT2Repo.self).dep.label))
+                }
+            } catch { seen.add("inside \(ht2Name(error))") }
+        }
+        // Seen: ["outer ok": 1, "inside: live": 1].
+        #expect(seen == ["outer ok": 1, "inside: fake": 1], "\(seen)")
+    }
+
+    @Test func aPushedLayerGetsASingletonMadeWithoutItsOverride() async {
+        let (gate, repoMade) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let test = TestContainer(base: ht2Base(repoMade: repoMade, gate: gate))
+        let seen = await race(test, gate: gate, repoMade: repoMade) { seen in
+            test.pushLayer("offline")
+            test.override(HT2Dep.self) { _ in HT2Dep("fake") }
+            do { seen.add("inside: " + (try test.resolve(HT2Repo.self).dep.label)) } catch { seen.add("inside \(ht2Name(error))") }
+            test.popLayer()
+        }
+        // Seen: ["outer ok": 1, "inside: live": 1].
+        #expect(seen == ["outer ok": 1, "inside: fake": 1], "\(seen)")
+    }
+
+    @Test func anOverrideInTheSameLayerDoesNotReachASingletonMadeJustBefore() async {
+        let (gate, repoMade) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let test = TestContainer(base: ht2Base(repoMade: repoMade, gate: gate))
+        let seen = await race(test, gate: gate, repoMade: repoMade) { seen in
+            test.override(HT2Dep.self) { _ in HT2Dep("fake") }
+            do { seen.add("after: " + (try test.resolve(HT2Repo.self).dep.label)) } catch { seen.add("after \(ht2Name(error))") }
+        }
+        // Seen: ["outer ok": 1, "after: live": 1].
+        #expect(seen == ["outer ok": 1, "after: fake": 1], "\(seen)")
+    }
+
+    /// The same as parallel tests meet it: seven "tests" each override Dep in `withOverrides`
+    /// and resolve Repo, 300 times, beside one that resets and resolves Repo without overrides.
+    /// Some of the 2,100 calls get the other test's Repo (live Dep) in every run (9 of 9: from 1
+    /// to 305 of them). With the eighth thread only resetting (not resolving), none do (2 of 2).
+    @Test func parallelTestsWithOverridesGetAnotherTestsSingleton() async {
+        let test = TestContainer(base: ht2Base())
+        let wrong = HT2Seen()
+        let finished = await raceThreadsAsync(8, timeout: .seconds(60)) { thread in
+            for round in 0..<300 {
+                if thread == 0 {
+                    test.resetScope(.container)
+                    _ = try? test.resolve(HT2Repo.self)
+                    continue
+                }
+                let label = "t\(thread)-\(round)"
+                do {
+                    try test.withOverrides({ $0.override(HT2Dep.self) { _ in HT2Dep(label) } }) {
+                        let repo = try test.resolve(HT2Repo.self)
+                        if repo.dep.label != label { wrong.add("\(repo.dep.label) for t\(thread)") }
+                    }
+                } catch { wrong.add(ht2Name(error)) }
+            }
+        }
+        #expect(finished)
+        #expect(wrong.all.isEmpty, "\(wrong.all)")
+    }
+}
+
+// MARK: HT2-2. An `Injectable` singleton is kept in the layers as they are now, not as the call saw them
+
+/// An unregistered singleton type: the engine's implicit registration, kept by the test container.
+private final class HT2Service: Injectable, @unchecked Sendable {
+    static var scope: Scope { .container }
+    let dep: HT2Dep
+    init(resolver: any Resolver) throws { dep = try resolver.resolve(HT2Dep.self) }
+}
+
+private final class HT2Screen: @unchecked Sendable {
+    let service: HT2Service
+    init(service: HT2Service) { self.service = service }
+}
+
+/// Dep (a singleton); Screen signals `started`, waits for `gate`, then resolves the `Injectable`.
+private func ht2InjectableBase(started: DispatchSemaphore, gate: DispatchSemaphore) -> Container {
+    let base = Container()
+    base.register(HT2Dep.self) { _ in HT2Dep("live") }.scope(.container)
+    base.register(HT2Screen.self) { r in
+        started.signal()
+        _ = gate.wait(timeout: .now() + 5)
+        return HT2Screen(service: try r.resolve(HT2Service.self))
+    }
+    return base
+}
+
+/// Fixed: a source gives the store of unregistered types for the running call
+/// (`implicitCache(for:)`); a test container's is the layers the call began with.
+///
+/// Before the fix: wrong instance; broke "a layer's instances go when it is popped, restoring the
+/// state before the push" (and "one view per resolution"). A resolve through a test container looks up and
+/// keeps registered instances in the layers it began with (its environment's `LayerSnapshot`);
+/// an `Injectable` type's instance is looked up and kept in `source.implicitCache`
+/// (`Resolution.implicitLookup`, `ResolutionStep.swift`), which for a test container is
+/// `layers.snapshot()` (`TestContainer+ResolutionSource.swift`): the layers as they are at that
+/// moment. When a layer is popped (or pushed) while a resolve runs, the `Injectable` is built
+/// with the call's view (its dependencies from the old layers) but kept in the new top layer;
+/// and its provenance note goes to the call's top layer (`InstanceProvenance.record`), so the
+/// instance where it is kept has none and is never found stale.
+///
+/// Popped: the test pushes "offline" overriding Dep, a thread resolves Screen (begun inside
+/// the layer), the test pops; Screen's `HT2Service` is made with the fake Dep and kept in the
+/// root: after the pop the root hands out a Service with the fake Dep, for good (3 of 3).
+/// Pushed: the mirror image; inside the new layer a Service made with the live Dep (3 of 3).
+@Suite struct HT2InjectableKeptInCurrentLayers {
+    private func race(
+        _ test: TestContainer, started: DispatchSemaphore, gate: DispatchSemaphore,
+        whileScreenWaits: @escaping @Sendable () -> Void
+    ) async -> [String: Int] {
+        let seen = HT2Seen()
+        let finished = await raceThreadsAsync(2, timeout: .seconds(20)) { thread in
+            if thread == 0 {
+                do { seen.add("screen: " + (try test.resolve(HT2Screen.self).service.dep.label)) } catch {
+                    seen.add("screen \(ht2Name(error))")
+                }
+                return
+            }
+            _ = started.wait(timeout: .now() + 5)
+            whileScreenWaits()
+            gate.signal()
+        }
+        #expect(finished, "hung: \(seen.all)")
+        return seen.all
+    }
+
+    @Test func aLayerPoppedWhileAResolveRunsLeavesItsInjectableInTheRoot() async {
+        let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let test = TestContainer(base: ht2InjectableBase(started: started, gate: gate))
+        test.pushLayer("offline")
+        test.override(HT2Dep.self) { _ in HT2Dep("fake") }
+        let seen = await race(test, started: started, gate: gate) { test.popLayer() }
+        #expect(seen == ["screen: fake": 1], "\(seen)")
+        // Seen: "fake", a Service made inside the popped layer, kept in the root.
+        let afterPop = try? test.resolve(HT2Service.self).dep.label
+        #expect(afterPop == "live", "after the pop: \(String(describing: afterPop))")
+    }
+
+    @Test func aLayerPushedWhileAResolveRunsGetsAnInjectableMadeWithoutItsOverride() async {
+        let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let test = TestContainer(base: ht2InjectableBase(started: started, gate: gate))
+        let seen = await race(test, started: started, gate: gate) {
+            test.pushLayer("offline")
+            test.override(HT2Dep.self) { _ in HT2Dep("fake") }
+        }
+        // The running resolve keeps its view: live, as documented.
+        #expect(seen == ["screen: live": 1], "\(seen)")
+        // Seen: "live", the running resolve's Service, kept in the new layer.
+        let inside = try? test.resolve(HT2Service.self).dep.label
+        #expect(inside == "fake", "inside the layer: \(String(describing: inside))")
+        test.popLayer()
+    }
+}
