@@ -61,10 +61,11 @@ private func ht2Base(repoMade: DispatchSemaphore? = nil, gate: DispatchSemaphore
 
 // MARK: HT2-1. A singleton is handed out unchecked until the resolve that made it ends
 
-/// Fixed: a layer's store now notes, beside an instance it publishes and under the same lock,
-/// the registry its resolution looked up in and that resolution's recorder; a snapshot with other
-/// layers does not take the instance until the resolution ends and notes what it was made with
-/// (only beside the instance it published).
+/// Fixed: a layer's store now notes what an instance was made with as it publishes it, under the
+/// same lock (the recorder of the step that made it knows every key resolved below it), so an
+/// override reaches the instance from the moment any other resolution can find it. (A first fix,
+/// hiding the instance from snapshots with another registry until its resolve ended, made a
+/// singleton twice: `SingletonMadeOnceWhileRegistrationsChangeTests`.)
 ///
 /// Before the fix: wrong instance; broke "an override reaches cached instances" and, with
 /// `withOverrides`, the isolation of parallel tests sharing a test container. A kept instance of a test container is

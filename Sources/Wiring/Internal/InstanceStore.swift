@@ -56,17 +56,6 @@ package final class InstanceStore: InstanceCache {
         instances.withLock { $0[Key(entry)] = Kept(box: box, note: note) }
     }
 
-    /// Notes `note` beside the instance kept for `entry`, if one is kept and `replaces` accepts
-    /// the note beside it now (the instance it was written for is still the one kept).
-    package func note(
-        _ note: any Sendable, for entry: RegistrationEntry, replacing replaces: ((any Sendable)?) -> Bool
-    ) {
-        instances.withLock { instances in
-            guard let kept = instances[Key(entry)], replaces(kept.note) else { return }
-            instances[Key(entry)]?.note = note
-        }
-    }
-
     /// Drops what is kept for the registration with `id` (and its argument variants), in any
     /// scope, returning it so the caller releases it outside the lock (a deinit may well
     /// resolve something).

@@ -54,8 +54,8 @@ package protocol InstanceCache: AnyObject, Sendable {
     /// Publishes `entry`'s instance: from now on, every resolution finds it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry)
     /// Publishes `entry`'s instance, made by a step that `observer` follows. A store that keeps
-    /// a note beside each instance (a test container's layer) notes there which resolution made
-    /// it. By default, `store(_:for:)`.
+    /// a note beside each instance (a test container's layers) notes there what the observer
+    /// knows of how it was made. By default, `store(_:for:)`.
     func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?)
     /// The object instances are stored in, which identifies them while one is made (see
     /// `Creations`); the cache itself unless it forwards to another.

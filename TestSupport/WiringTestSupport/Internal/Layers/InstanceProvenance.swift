@@ -18,43 +18,25 @@ enum InstanceProvenance {
         /// The registry the resolution that made it looked up in: while a lookup uses the same
         /// one, nothing it depends on can have changed.
         let registry: Registry
-        /// What it was made with; `nil` until the resolution that made it ends, which
-        /// ``record(from:snapshot:madeBy:)`` then notes.
-        let dependencies: Set<Dependency>?
-        /// The recorder of the resolution still making it, while `dependencies` is `nil`.
-        let maker: ObjectIdentifier?
-
-        /// What an instance a running resolution just published was made with, as far as is
-        /// known before that resolution ends: the registry it looked up in.
-        static func publishing(in registry: Registry, by maker: (any ResolutionObserver)?) -> MadeWith {
-            MadeWith(registry: registry, dependencies: nil, maker: maker.map { ObjectIdentifier($0) })
-        }
+        let dependencies: Set<Dependency>
     }
 
-    /// Notes what the kept instances made by the resolution `log` recorded were made with:
-    /// every key resolved below each, and what the cached instances among those were made with
-    /// in turn. The resolution began with `snapshot`, whose top layer keeps what it made;
-    /// `recorder` recorded it, and an instance is noted only if it is still the one that
-    /// resolution published (see ``MadeWith/publishing(in:by:)``).
-    static func record(from log: StepLog, snapshot: LayerSnapshot, madeBy recorder: TraceRecorder) {
-        let maker = ObjectIdentifier(recorder)
-        let recorded = log.recorded
-        let steps = recorded.steps
-        let topLayer = snapshot.layers[0]
-        for (index, step) in steps.enumerated() where step.outcome == .created {
-            guard let entry = recorded.entry(of: step), entry.policy.keepsInstances else { continue }
+    /// What the instance the innermost open step of `log` publishes was made with: every key
+    /// resolved below it, and what the cached instances among those were made with in turn. Its
+    /// resolution began with `snapshot`. Asked as the instance is published, so that it is known
+    /// from the moment any other resolution can find the instance.
+    static func madeWith(openStepOf log: StepLog, snapshot: LayerSnapshot) -> MadeWith? {
+        log.withOpenStep { recorded, index in
             var dependencies = Set<Dependency>()
+            let steps = recorded.steps
             for below in recorded.descendants(of: index) {
                 let used = recorded.entry(of: steps[below])
                 dependencies.insert(dependency(recorded.key(at: below), usedEntry: used, snapshot: snapshot))
-                if steps[below].outcome == .cached, let used,
-                    let inherited = snapshot.keptWithProvenance(for: used)?.madeWith?.dependencies
-                {
-                    dependencies.formUnion(inherited)
+                if steps[below].outcome == .cached, let used, let inherited = snapshot.keptWithProvenance(for: used)?.madeWith {
+                    dependencies.formUnion(inherited.dependencies)
                 }
             }
-            let madeWith = MadeWith(registry: snapshot.registry, dependencies: dependencies, maker: nil)
-            topLayer.cache.note(madeWith, for: entry) { ($0 as? MadeWith)?.maker == maker }
+            return MadeWith(registry: snapshot.registry, dependencies: dependencies)
         }
     }
 

@@ -170,13 +170,10 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     }
 
     /// The box the topmost layer that has one keeps for `entry`, that layer, and why an
-    /// override made it stale, if one did. An instance a resolution that has not ended yet made
-    /// with other layers is not there for this snapshot: what it was made with is not known yet.
+    /// override made it stale, if one did.
     func keptBox(for entry: RegistrationEntry) -> (box: AnyObject, layer: OverrideLayer, stale: StaleInstance?)? {
         guard let kept = keptWithProvenance(for: entry) else { return nil }
-        guard let madeWith = kept.madeWith else { return (kept.box, kept.layer, nil) }
-        if madeWith.dependencies == nil, madeWith.registry !== registry { return nil }
-        return (kept.box, kept.layer, staleness(of: entry, madeWith: madeWith, keptIn: kept.layer))
+        return (kept.box, kept.layer, kept.madeWith.flatMap { staleness(of: entry, madeWith: $0, keptIn: kept.layer) })
     }
 
     /// The box the topmost layer that has one keeps for `entry`, that layer, and what the
@@ -205,8 +202,8 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     private func staleness(
         of entry: RegistrationEntry, madeWith: InstanceProvenance.MadeWith, keptIn layer: OverrideLayer
     ) -> StaleInstance? {
-        guard madeWith.registry !== registry, let dependencies = madeWith.dependencies else { return nil }
-        for dependency in dependencies.sorted(by: { $0.key.description < $1.key.description }) {
+        guard madeWith.registry !== registry else { return nil }
+        for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
             let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }
             let answeredIn = now.flatMap { layerName(of: $0.origin) }.map { "layer \"\($0)\"" } ?? "the base"
@@ -221,11 +218,12 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         store(instance, for: entry, observedBy: nil)
     }
 
-    /// Keeps `entry`'s instance in the top layer, noting beside it, under the same lock, the
-    /// registry its resolution looked up in and the recorder of that resolution: until it ends
-    /// and notes what the instance was made with, a snapshot with other layers does not take it.
+    /// Keeps `entry`'s instance in the top layer, noting beside it, under the same lock, what it
+    /// was made with, which the recorder following the step that made it knows: from the moment
+    /// any other resolution can find the instance, an override reaches it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) {
-        layers[0].cache.store(instance, for: entry, note: InstanceProvenance.MadeWith.publishing(in: registry, by: observer))
+        let madeWith = (observer as? TraceRecorder).flatMap { InstanceProvenance.madeWith(openStepOf: $0.log, snapshot: self) }
+        layers[0].cache.store(instance, for: entry, note: madeWith)
     }
 
     /// The top layer's store, where instances made now go: the same for every snapshot taken

@@ -77,6 +77,11 @@ final class StepLog: @unchecked Sendable {
         }
     }
 
+    /// `body` of the steps so far and the index of the innermost open one, if a step is open.
+    func withOpenStep<Result>(_ body: (Recorded, Int) -> Result) -> Result? {
+        withState { state in state.open.last.map { body(state.recorded, $0) } }
+    }
+
     /// The steps that made their instance again since the log was last emptied (see
     /// ``noteRemade(_:)``), which the log holds no more.
     func takeRemade() -> [Int: LayerSnapshot.StaleInstance] {

@@ -87,8 +87,7 @@ final class TraceStore: Sendable {
     }
 
     /// Takes the recorder of a finished resolution back. Its steps stay as recorded until
-    /// something reads the trace, the counts or the reports; what the kept instances it saw made
-    /// were made with is remembered now, for the next lookups.
+    /// something reads the trace, the counts or the reports.
     /// - Parameters:
     ///   - isEmpty: Whether the resolution recorded no step, so there is nothing to replay.
     ///   - hasStoredScopes: Whether a step used a stored scope: only then did it make or skip a
@@ -97,7 +96,6 @@ final class TraceStore: Sendable {
     func finished(_ recorder: TraceRecorder, isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?) {
         var remade: [Int: LayerSnapshot.StaleInstance]?
         if hasStoredScopes {
-            InstanceProvenance.record(from: recorder.log, snapshot: recorder.snapshot, madeBy: recorder)
             remade = recorder.takeRemade()
         }
         // One the pool does not keep is let go of by the caller, outside the lock.
