@@ -44,16 +44,14 @@ extension Resolution {
             _ = resolution.takeAsyncTurn(0)
             let backedOff: Creations.WaitCycle
             do {
-                let instance = try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
-                finish(&resolution)
-                return instance
-            } catch {
-                guard let cycle = resolution.state.backedOff, attempts < 100 else {
-                    finish(&resolution)
-                    throw error
+                // Finished before waiting: a call that backed off holds nothing while it waits.
+                defer { finish(&resolution) }
+                do {
+                    return try await resolution.resolveAsync(key, as: serviceType, turn: 0, arguments: repeat each arguments)
+                } catch {
+                    guard let cycle = resolution.state.backedOff, attempts < 100 else { throw error }
+                    backedOff = cycle
                 }
-                finish(&resolution)
-                backedOff = cycle
             }
             attempts += 1
             await Creations.waitUntilFreeAsync(backedOff.key)
