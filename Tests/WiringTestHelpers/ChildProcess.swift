@@ -72,6 +72,8 @@ public enum ChildProcess {
         // output pipe, and under a sanitizer it can outlive the child by minutes, keeping the pipe
         // open. The crash message itself is printed before the backtracer would start.
         inherited["SWIFT_BACKTRACE"] = "enable=no"
+        // Tests read the child's output as text: Swift Testing colours it in a colour terminal.
+        inherited["NO_COLOR"] = "1"
         process.environment = inherited.merging(environment) { _, given in given }
         let output = Pipe()
         process.standardOutput = output

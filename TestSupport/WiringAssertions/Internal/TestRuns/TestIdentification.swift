@@ -21,9 +21,9 @@ package enum TestIdentification {
         RunningTests.install(identify: { current() }, record: { record($0, reportsOnly: $1) })
     }()
 
-    /// The run of each Swift Testing test seen outside a `.testContainer` trait, by id: one
-    /// for every case of a parameterized test.
-    private static let swiftTestingRuns = LockedState<[Test.ID: TestRun]>([:])
+    /// The run of each Swift Testing test case seen outside a `.testContainer` trait: each case
+    /// of a parameterized test fails, and leaves layers pushed, on its own.
+    private static let swiftTestingRuns = LockedState<[TestCaseKey: TestRun]>([:])
 
     /// Installs the identification, once.
     package static func install() {
@@ -43,10 +43,11 @@ package enum TestIdentification {
     /// The test running in this task (Swift Testing) or process (XCTest), if any.
     private static func current() -> TestRun? {
         if let test = Test.current {
+            let key = TestCaseKey(test: test.id, testCase: Test.Case.current)
             return swiftTestingRuns.withLock { runs in
-                if let run = runs[test.id] { return run }
+                if let run = runs[key] { return run }
                 let run = TestRun(name: name(of: test))
-                runs[test.id] = run
+                runs[key] = run
                 return run
             }
         }
@@ -90,5 +91,50 @@ package enum TestIdentification {
     private static func sourceLocation(of site: RegistrationSite) -> SourceLocation? {
         guard site.fileID.contains("/"), let fileName = site.fileID.split(separator: "/").last else { return nil }
         return SourceLocation(fileID: site.fileID, filePath: String(fileName), line: max(site.line, 1), column: 1)
+    }
+}
+
+/// One case of a Swift Testing test: the test, and for a parameterized one, its arguments and
+/// the number telling equal arguments apart.
+///
+/// Swift Testing keeps that identity (`Test.Case.ID`) out of its public interface, so it is read
+/// from the case by reflection; should the case's layout change, the case's whole reflected text
+/// stands in for it, which still tells cases apart. The repetitions of a test (`--repetitions`)
+/// are one case: nothing public tells them apart.
+struct TestCaseKey: Hashable {
+    private let test: Test.ID
+    private let arguments: [[UInt8]]
+    private let discriminator: Int
+    private let fallback: String?
+
+    init(test: Test.ID, testCase: Test.Case?) {
+        self.test = test
+        guard let testCase, testCase.isParameterized else {
+            (arguments, discriminator, fallback) = ([], 0, nil)
+            return
+        }
+        if let (arguments, discriminator) = Self.identity(of: testCase) {
+            (self.arguments, self.discriminator, fallback) = (arguments, discriminator, nil)
+        } else {
+            (arguments, discriminator, fallback) = ([], 0, String(reflecting: testCase))
+        }
+    }
+
+    /// The arguments' identities and the discriminator of a parameterized case, where Swift
+    /// Testing keeps them: `_kind: .parameterized(arguments: [Argument(id: ID(bytes:))], discriminator:)`.
+    private static func identity(of testCase: Test.Case) -> ([[UInt8]], Int)? {
+        guard let kind = Mirror(reflecting: testCase).descendant("_kind"),
+            let payload = Mirror(reflecting: kind).children.first?.value
+        else { return nil }
+        let fields = Mirror(reflecting: payload)
+        guard let arguments = fields.descendant("arguments") as? [Any],
+            let discriminator = fields.descendant("discriminator") as? Int
+        else { return nil }
+        var identities: [[UInt8]] = []
+        for argument in arguments {
+            guard let bytes = Mirror(reflecting: argument).descendant("id", "bytes") as? [UInt8] else { return nil }
+            identities.append(bytes)
+        }
+        return (identities, discriminator)
     }
 }

@@ -14,11 +14,13 @@ package enum FindingRouter {
     @TaskLocal package static var isProbing = false
 
     /// Reports `finding`, noticed by a test container whose owner (the test it was made in, or
-    /// for) is `owner` and whose own policy is `policy`. It fails `culprit`, the test known to
-    /// have made it (the one that pushed a layer it left pushed), if given; else the running
-    /// test, if one is known; else `owner`; else nobody, and it is kept for the end of the run.
+    /// for) is `owner`, whose own policy is `policy` and whose log is `log`. It fails `culprit`,
+    /// the test known to have made it (the one that pushed a layer it left pushed), if given;
+    /// else the running test, if one is known; else `owner`; else nobody, and it is kept for the
+    /// end of the run. A test fails once for each finding a test container noticed.
     static func report(
-        _ finding: WiringWarning, culprit: TestRun? = nil, owner: TestRun?, policy: WiringFindings = .failTests
+        _ finding: WiringWarning, culprit: TestRun? = nil, owner: TestRun?, policy: WiringFindings = .failTests,
+        noticedBy log: WarningLog.ID? = nil
     ) {
         guard !isProbing else { return }
         let running = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
@@ -27,7 +29,7 @@ package enum FindingRouter {
             return
         }
         let policy = policy.merging(test.findingPolicy).merging(WiringFindings.bound).merging(.environment)
-        guard !policy.allows(finding.identifier), test.noteReported(finding) else { return }
+        guard !policy.allows(finding.identifier), test.noteReported(finding, noticedBy: log) else { return }
         if test === running, RunningTests.recordNow(finding, reportsOnly: policy.reportsOnly) { return }
         if test.queue(finding, reportsOnly: policy.reportsOnly) {
             waiting.withLock { $0[ObjectIdentifier(test)] = test }

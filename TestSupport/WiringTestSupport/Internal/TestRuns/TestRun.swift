@@ -27,10 +27,17 @@ package final class TestRun: Sendable, CustomStringConvertible {
         var scopeHasEnded = false
         /// Findings noticed away from the test's own task or thread, to record when its scope ends.
         var pending: [PendingFinding] = []
-        /// The findings this test was told of, each once.
-        var reported: Set<WiringWarning> = []
+        /// The findings this test was told of, each once for each test container that noticed it.
+        var reported: Set<ReportedFinding> = []
         /// What the test allows, as a `.wiringFindings` trait declared it.
         var findingPolicy = WiringFindings.failTests
+    }
+
+    /// A finding the test was told of, and the log of the test container that noticed it: a
+    /// test that makes a test container per repetition, or per step, fails for each.
+    struct ReportedFinding: Hashable {
+        let finding: WiringWarning
+        let noticedBy: WarningLog.ID?
     }
 
     /// A finding waiting for the end of the test's scope, and how to report it.
@@ -63,9 +70,10 @@ package final class TestRun: Sendable, CustomStringConvertible {
         set { state.withLock { $0.findingPolicy = $0.findingPolicy.merging(newValue) } }
     }
 
-    /// Notes that the test is told of `finding`: `false` when it was told before.
-    func noteReported(_ finding: WiringWarning) -> Bool {
-        state.withLock { $0.reported.insert(finding).inserted }
+    /// Notes that the test is told of `finding`, noticed by the test container whose log is
+    /// `log`: `false` when it was told of it before.
+    func noteReported(_ finding: WiringWarning, noticedBy log: WarningLog.ID?) -> Bool {
+        state.withLock { $0.reported.insert(ReportedFinding(finding: finding, noticedBy: log)).inserted }
     }
 
     /// Keeps `finding` for the end of the test's scope: `false` when that has passed.

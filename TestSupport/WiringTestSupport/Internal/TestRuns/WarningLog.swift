@@ -6,6 +6,17 @@ import Wiring
 final class WarningLog: Sendable {
     private let state = LockedState(State())
 
+    /// Tells a log apart from every other made in the process, a freed one's included.
+    struct ID: Hashable {
+        fileprivate let serial: UInt64
+    }
+
+    let id = ID(serial: lastSerial.withLock { serial in
+        serial += 1
+        return serial
+    })
+    private static let lastSerial = LockedState<UInt64>(0)
+
     private struct State {
         var warnings: [WiringWarning] = []
         /// The test the test container was made in, or for, if one is known.
@@ -35,7 +46,7 @@ final class WarningLog: Sendable {
             return (state.owner, state.policy)
         }
         guard warning.isAboutTheRunningTest else { return }
-        FindingRouter.report(warning, culprit: culprit, owner: owner, policy: policy)
+        FindingRouter.report(warning, culprit: culprit, owner: owner, policy: policy, noticedBy: id)
     }
 
     /// Every warning noted so far.
