@@ -47,11 +47,14 @@ extension TestContainer {
     /// a closure, makes no difference: every kept instance is let go first. What it cannot see:
     /// objects a factory made without the resolver, values, and objects held only by what the
     /// test container still holds after letting go (an override's closure that captured one).
+    /// On a test container shared by parallel tests, what another test's `withOverrides` layer
+    /// (an `.override` trait's, say) keeps, or was made inside it, is that test's while its scope
+    /// runs: not reported.
     /// The next resolve makes kept instances anew.
     public func leakedInstances() -> [LeakedInstance] {
         let watch = watchForLeaks()
         letGoOfKeptInstances()
-        return watch.leakedInstances()
+        return watch.leakedInstances(besideLayersBoundTo: layers)
     }
 
     /// Lets go of every instance the test container keeps, in every layer.
@@ -73,10 +76,23 @@ package struct LeakWatch: Sendable {
         self.numbers = numbers
     }
 
-    /// What the watched test container made and is still alive now.
+    /// What the watched test container, now gone (no task has a layer of it bound any more),
+    /// made and is still alive.
     package func leakedInstances() -> [LeakedInstance] {
         guard let made else { return [] }
-        return made.alive.map { made in
+        return describe(made.alive)
+    }
+
+    /// What the watched test container, whose layers are `layers`, made and is still alive now,
+    /// but what resolutions inside a `withOverrides` layer another task has bound made: that
+    /// layer keeps it, or that task's test, still running, may.
+    func leakedInstances(besideLayersBoundTo layers: LayerStack) -> [LeakedInstance] {
+        guard let made else { return [] }
+        return describe(layers.withLayersBoundToOtherTasks { made.alive(exceptMadeInside: $0) })
+    }
+
+    private func describe(_ alive: [(object: AnyObject, path: [ServiceKey])]) -> [LeakedInstance] {
+        alive.map { made in
             LeakedInstance(
                 key: made.path.last ?? ServiceKey(AnyObject.self), instance: numbers[ObjectIdentifier(made.object)],
                 path: made.path, typeName: typeName(type(of: made.object)))

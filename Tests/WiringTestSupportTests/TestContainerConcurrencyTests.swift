@@ -5,10 +5,10 @@ import Wiring
 import WiringTestHelpers
 import WiringTestSupport
 
-// Two problems a test container had while other threads resolve through it, found by a hunt for
-// hangs and races: each handed out a wrong instance (no hang, no crash). Both are fixed; each test
-// here failed in every run before its fix. Each case blocks only threads it starts
-// (`raceThreadsAsync`), and every wait is bounded.
+// Problems a test container had while other threads resolve through it, found by hunts for hangs
+// and races: two handed out a wrong instance, one failed an innocent test (no hang, no crash). All
+// are fixed; each test here failed in every run before its fix. Each case blocks only threads it
+// starts (`raceThreadsAsync`), and every wait is bounded.
 //
 // The engine held up under the same hunt: providers and lazies from many threads, inside
 // factories and hooks of kept singletons and past their container; `.weak` singletons released
@@ -256,5 +256,115 @@ private func ht2InjectableBase(started: DispatchSemaphore, gate: DispatchSemapho
         let inside = try? test.resolve(HT2Service.self).dep.label
         #expect(inside == "fake", "inside the layer: \(String(describing: inside))")
         test.popLayer()
+    }
+}
+
+// MARK: HH3-3. A leak check reports what another test's `withOverrides` layer keeps
+
+private final class HH3Dep: @unchecked Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
+
+/// Made anew for each Repo and kept by no layer: only the Repo holds it.
+private final class HH3Log: @unchecked Sendable {}
+
+private final class HH3Repo: @unchecked Sendable {
+    let dep: HH3Dep
+    let log: HH3Log
+    init(dep: HH3Dep, log: HH3Log) {
+        self.dep = dep
+        self.log = log
+    }
+}
+
+/// Fixed: a resolution notes the `withOverrides` layers it ran inside beside what it made, and a
+/// leak check leaves out what was made inside a layer another task has bound, looking under the
+/// lock that binding and unbinding take; a layer lets go of its instances before it is unbound.
+///
+/// Before the fix: a false `leaked-instance` finding; broke "parallel tests sharing a test
+/// container are isolated". `leakedInstances()` lets go of what the caller's layers, the pushed
+/// ones and the root keep (`LayerStack.dropKeptInstances()`), not of what the layers other tasks
+/// bound keep, which it must not; then it listed every object the test container made that is
+/// alive (`MadeObjects`), whoever keeps it. Thread 0 (a test inside `withOverrides`, as the
+/// `.override` trait on a shared test container is) resolves Repo; thread 1 (another test) checks
+/// for leaks meanwhile and got thread 0's Repo, Dep and Log, every run.
+@Suite struct HH3LeakCheckOfASharedTestContainer {
+    /// Dep and Repo(Dep, Log), singletons; Log transient; each factory at `speed`.
+    private func sharedTestContainer(_ speed: FactorySpeed) -> TestContainer {
+        let base = Container()
+        base.register(HH3Dep.self) { _ in
+            speed.work()
+            return HH3Dep("live")
+        }.scope(.container)
+        base.register(HH3Log.self) { _ in
+            speed.work()
+            return HH3Log()
+        }
+        base.register(HH3Repo.self) { r in
+            speed.work()
+            return try HH3Repo(dep: r.resolve(HH3Dep.self), log: r.resolve(HH3Log.self))
+        }.scope(.container)
+        return TestContainer(base: base)
+    }
+
+    /// Runs `rounds` rounds of two tests sharing `test`: thread 0 enters a `withOverrides` scope
+    /// (a fake Dep), resolves Repo there and stays inside while thread 1 runs `check`, then
+    /// leaves. A round whose wait runs out ends both threads. What `check` found, by round.
+    private func race(
+        _ test: TestContainer, rounds: Int, check: @escaping @Sendable () -> [LeakedInstance]
+    ) async -> [[String]] {
+        let (inside, checked) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let found = Locked<[[String]]>([])
+        let finished = await raceThreadsAsync(2, timeout: .seconds(60)) { thread in
+            for _ in 0..<rounds {
+                if thread == 0 {
+                    let stayedInside = test.withOverrides({ $0.override(HH3Dep.self) { _ in HH3Dep("fake") } }) {
+                        let repo = try? test.resolve(HH3Repo.self)
+                        inside.signal()
+                        return checked.wait(timeout: .now() + 5) == .success && repo?.dep.label == "fake"
+                    }
+                    if !stayedInside { return }
+                } else {
+                    guard inside.wait(timeout: .now() + 5) == .success else { return }
+                    let leaked = check().map(\.description)
+                    found.withLock { $0.append(leaked) }
+                    checked.signal()
+                }
+            }
+        }
+        #expect(finished)
+        let all = found.withLock { $0 }
+        #expect(all.count == rounds, "rounds run: \(all.count) of \(rounds)")
+        return all
+    }
+
+    /// A test checking a shared test container for leaks is not told of what another test's
+    /// `withOverrides` layer keeps (its Repo and Dep), nor of what that test's resolutions made
+    /// and only what the layer keeps holds (the Repo's Log): that test is still running.
+    @Test(arguments: FactorySpeed.allCases)
+    func aLeakCheckOfASharedTestContainerIgnoresWhatAnotherTestsLayerKeeps(speed: FactorySpeed) async {
+        let test = sharedTestContainer(speed)
+        let found = await race(test, rounds: speed.rounds) { test.leakedInstances() }
+        // Seen: "HH3Dep #2 (a HH3Dep), made by HH3Repo -> HH3Dep, is still alive though the test
+        // container let go of what it kept", and the same of HH3Log and HH3Repo, every round.
+        let reported = found.filter { !$0.isEmpty }
+        #expect(reported.count == 0, "of \(found.count) rounds; the first: \(reported.first ?? [])")
+    }
+
+    /// What the checking test leaked for real (its own Repo, with its Dep and Log, held in a
+    /// variable past the check) is still reported while another test's layer is bound, and only
+    /// that: not nothing, and not the other test's Repo beside it.
+    @Test(arguments: FactorySpeed.allCases)
+    func aLeakCheckOfASharedTestContainerStillReportsWhatTheCheckingTestHolds(speed: FactorySpeed) async {
+        let test = sharedTestContainer(speed)
+        let found = await race(test, rounds: speed.rounds) {
+            let held = try? test.resolve(HH3Repo.self)
+            return withExtendedLifetime(held) { test.leakedInstances() }
+        }
+        let wrong = found.filter { leaked in
+            leaked.compactMap { $0.split(separator: " ").first.map(String.init) }.sorted() != ["HH3Dep", "HH3Log", "HH3Repo"]
+        }
+        #expect(wrong.count == 0, "of \(found.count) rounds; the first: \(wrong.first ?? [])")
     }
 }

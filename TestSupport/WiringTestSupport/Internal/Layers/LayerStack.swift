@@ -23,8 +23,8 @@ final class LayerStack: Sendable {
         var pushed: [OverrideLayer] = []
         /// Counts changes to the layers, their overrides, the base and the fakes.
         var revision = 0
-        /// How many `withOverrides` layers of this stack are bound to tasks now.
-        var boundLayerCount = 0
+        /// The ids of the `withOverrides` layers of this stack bound to tasks now, in any task.
+        var boundLayerIDs: [Int] = []
         /// The layers as the last resolution saw them; reused while nothing changed.
         var snapshot: LayerSnapshot?
         /// The revision `snapshot` describes, while no layer is bound to a task; else -1.
@@ -215,11 +215,8 @@ final class LayerStack: Sendable {
     /// Runs `operation` with `layer` bound to this task and the tasks it creates; frees the
     /// layer's instances when it returns.
     func withBound<Result>(_ layer: OverrideLayer, operation: () throws -> Result) rethrows -> Result {
-        countBoundLayers(by: 1)
-        defer {
-            unbind(layer)
-            layer.dropInstances()
-        }
+        bind(layer)
+        defer { unbind(layer) }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try Self.$taskLayers.withValue(layers) {
             try operation()
@@ -230,29 +227,42 @@ final class LayerStack: Sendable {
     func withBound<Result>(
         _ layer: OverrideLayer, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
     ) async rethrows -> Result {
-        countBoundLayers(by: 1)
-        defer {
-            unbind(layer)
-            layer.dropInstances()
-        }
+        bind(layer)
+        defer { unbind(layer) }
         let layers = Self.taskLayers + [TaskLayer(stack: ObjectIdentifier(self), layer: layer)]
         return try await Self.$taskLayers.withValue(layers, operation: operation)
     }
 
-    /// Counts a `withOverrides` layer bound to some task: only while one is, taking a snapshot
+    /// Notes a `withOverrides` layer bound to some task: only while one is, taking a snapshot
     /// reads the task's layers, which costs more than the rest of starting a resolution.
-    private func countBoundLayers(by change: Int) {
-        state.withLock { $0.boundLayerCount += change }
+    private func bind(_ layer: OverrideLayer) {
+        state.withLock { $0.boundLayerIDs.append(layer.id) }
     }
 
-    /// Unbinds `layer`, which its task is done with, and forgets the snapshot taken with it.
+    /// Frees the instances of `layer`, which its task is done with, then unbinds it and forgets
+    /// the snapshot taken with it.
     private func unbind(_ layer: OverrideLayer) {
+        // Freed while still noted as bound: a leak check in another task meanwhile must not
+        // find the layer unbound with its instances still alive.
+        layer.dropInstances()
         let snapshot = state.withLock { state in
-            state.boundLayerCount -= 1
+            if let index = state.boundLayerIDs.firstIndex(of: layer.id) { state.boundLayerIDs.remove(at: index) }
             return state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer))
         }
         // Let go of here, outside the lock.
         withExtendedLifetime(snapshot) {}
+    }
+
+    /// Runs `body` with the ids of the `withOverrides` layers other tasks have bound now: their
+    /// tests are still running, and what those layers keep, or resolutions inside them made, is
+    /// theirs. Under the lock that binding and unbinding take, so that none comes or goes while
+    /// `body` looks at what is alive; `body` takes only leaf locks and lets go of no object (a
+    /// deinit may resolve through this stack).
+    func withLayersBoundToOtherTasks<Result>(_ body: (Set<Int>) -> Result) -> Result {
+        let own = boundLayers().map(\.id)
+        return state.withLock { state in
+            body(state.boundLayerIDs.isEmpty ? [] : Set(state.boundLayerIDs).subtracting(own))
+        }
     }
 
     /// This task's `withOverrides` layers of this stack, top first.
@@ -269,7 +279,7 @@ final class LayerStack: Sendable {
     /// are now: the last snapshot, unless something changed since it was taken.
     func snapshot() -> LayerSnapshot {
         state.withLock { state in
-            if state.snapshotRevision == state.revision, state.boundLayerCount == 0, let snapshot = state.snapshot {
+            if state.snapshotRevision == state.revision, state.boundLayerIDs.isEmpty, let snapshot = state.snapshot {
                 return snapshot
             }
             return currentSnapshot(&state)
@@ -292,7 +302,7 @@ final class LayerStack: Sendable {
             // Identifying takes only leaf locks of the helper modules: safe under this one.
             let test = state.identify.flatMap { identify in RunningTests.bound ?? identify() }
             let findings = state.sentinel.isWatching ? state.sentinel.findings(resolvingIn: test, pushed: state.pushed) : []
-            if _fastPath(state.snapshotRevision == state.revision && state.boundLayerCount == 0 && state.snapshot != nil) {
+            if _fastPath(state.snapshotRevision == state.revision && state.boundLayerIDs.isEmpty && state.snapshot != nil) {
                 // Lent in place, not bound to a constant: a copy is a retain and a release.
                 return (body(state.snapshot!, &state.recorders, test), findings, test)
             }
@@ -310,7 +320,7 @@ final class LayerStack: Sendable {
     /// bound to this task, and takes a new snapshot if they differ.
     @inline(never)
     private func currentSnapshot(_ state: inout State) -> LayerSnapshot {
-        let bound = state.boundLayerCount == 0 ? [] : boundLayers()
+        let bound = state.boundLayerIDs.isEmpty ? [] : boundLayers()
         guard let innermost = bound.first else {
             if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: []) {
                 state.snapshotRevision = state.revision

@@ -8,10 +8,14 @@ final class MadeObjects: Sendable {
     final class Steps: Sendable {
         let keys: [ServiceKey]
         let parents: [Int]
+        /// The ids of the `withOverrides` layers the resolution ran inside: while one of them is
+        /// bound to another task, what it made belongs to that task's test.
+        let madeInside: [Int]
 
-        init(keys: [ServiceKey], parents: [Int]) {
+        init(keys: [ServiceKey], parents: [Int], madeInside: [Int]) {
             self.keys = keys
             self.parents = parents
+            self.madeInside = madeInside
         }
 
         /// The keys from the top-level request down to step `index`.
@@ -55,8 +59,19 @@ final class MadeObjects: Sendable {
 
     /// The objects still alive, in the order made, each with the path that made it.
     var alive: [(object: AnyObject, path: [ServiceKey])] {
+        alive(exceptMadeInside: [])
+    }
+
+    /// The objects still alive, in the order made, each with the path that made it, but those
+    /// made inside one of the `withOverrides` layers with an id in `layers`.
+    func alive(exceptMadeInside layers: Set<Int>) -> [(object: AnyObject, path: [ServiceKey])] {
         let living = records.withLock { records in
-            records.compactMap { record in record.object.map { (object: $0, steps: record.steps, step: record.step) } }
+            records.compactMap { record -> (object: AnyObject, steps: Steps, step: Int)? in
+                // Skipped before its object is taken: a reference let go of here could be the
+                // last, and a deinit may resolve under the caller's lock.
+                if !layers.isEmpty, record.steps.madeInside.contains(where: layers.contains) { return nil }
+                return record.object.map { (object: $0, steps: record.steps, step: record.step) }
+            }
         }
         return living.map { ($0.object, $0.steps.path(to: $0.step)) }
     }

@@ -51,7 +51,7 @@ struct RecorderPool {
     /// - Parameters:
     ///   - remade: The steps that made a kept instance again, and why, by index.
     ///   - madeOnly: How many instances its steps made, when forgetting them needs nothing else
-    ///     (see `StepLog.endSummarized()`).
+    ///     (see `StepLog.endSummarized(inside:)`).
     /// - Returns: Whether the pool kept it; not once closed.
     mutating func giveBack(
         _ recorder: TraceRecorder, isEmpty: Bool, remade: [Int: LayerSnapshot.StaleInstance]?, madeOnly: Int?

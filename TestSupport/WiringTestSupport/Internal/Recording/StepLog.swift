@@ -35,8 +35,8 @@ final class StepLog: @unchecked Sendable {
         case pending, created, cached, sharedInGraph, failed
     }
 
-    /// Whether steps keep the objects they make for ``takeMadeObjects()``; set as the log is
-    /// handed to a resolution.
+    /// Whether steps keep the objects they make for ``takeMadeObjects(inside:)``; set as the log
+    /// is handed to a resolution.
     var collectsMadeObjects: Bool {
         get { withState { $0.collectsMade } }
         set { withState { $0.collectsMade = newValue } }
@@ -95,13 +95,15 @@ final class StepLog: @unchecked Sendable {
     /// - Returns: Whether no step was recorded; whether a step used a kept scope; when
     ///   forgetting the steps needs nothing but skipping the numbers of the instances they made
     ///   (no object shared or kept, no registration used for the first time), how many they
-    ///   made; and the objects the steps made, if the log collects them (see `takeMadeObjects()`).
-    func endSummarized() -> (
+    ///   made; and the objects the steps made, if the log collects them (see
+    ///   `takeMadeObjects(inside:)`).
+    /// - Parameter bound: The task-bound layers the resolution ran inside, top first.
+    func endSummarized(inside bound: [OverrideLayer]) -> (
         isEmpty: Bool, hasStoredScopes: Bool, madeOnly: Int?,
         made: (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)?
     ) {
         let (isEmpty, hasStoredScopes, madeOnly, hasMade) = withState { $0.endSummarized() }
-        return (isEmpty, hasStoredScopes, madeOnly, hasMade ? takeMadeObjects() : nil)
+        return (isEmpty, hasStoredScopes, madeOnly, hasMade ? takeMadeObjects(inside: bound) : nil)
     }
 
     private struct State {
@@ -129,7 +131,7 @@ final class StepLog: @unchecked Sendable {
         /// Whether two steps may have given the same object.
         var mayRepeat = false
         /// The objects steps made, with the step that made each, held until the resolution ends
-        /// (see `takeMadeObjects()`).
+        /// (see `takeMadeObjects(inside:)`).
         var made: [(object: AnyObject, step: Int)] = []
         var collectsMade = false
         /// The steps that made an instance again because the one kept had gone stale, with it.
@@ -331,7 +333,9 @@ final class StepLog: @unchecked Sendable {
     /// The objects the steps made, each with its step, and the steps' keys and parents, from
     /// which the path that made each is read only when asked for (see `MadeObjects`); the log
     /// holds them no more.
-    private func takeMadeObjects() -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
+    private func takeMadeObjects(
+        inside bound: [OverrideLayer]
+    ) -> (objects: [(object: AnyObject, step: Int)], steps: MadeObjects.Steps)? {
         guard let made = withState({ state -> [(object: AnyObject, step: Int)]? in
             guard !state.made.isEmpty else { return nil }
             defer { state.made.removeAll(keepingCapacity: true) }
@@ -339,7 +343,8 @@ final class StepLog: @unchecked Sendable {
         }) else { return nil }
         let recorded = recorded
         let steps = MadeObjects.Steps(
-            keys: recorded.steps.indices.map(recorded.key(at:)), parents: recorded.steps.map(\.parent))
+            keys: recorded.steps.indices.map(recorded.key(at:)), parents: recorded.steps.map(\.parent),
+            madeInside: bound.map(\.id))
         return (made, steps)
     }
 

@@ -118,7 +118,7 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     func resolutionEnded() {
         // A deinit of an object released by `end` may resolve again, but with another recorder:
         // this one goes back to the store only below.
-        let (isEmpty, hasStoredScopes, madeOnly, made) = log.endSummarized()
+        let (isEmpty, hasStoredScopes, madeOnly, made) = log.endSummarized(inside: snapshot.bound)
         if let made { store.madeObjects.note(made.objects, steps: made.steps) }
         store.finished(self, isEmpty: isEmpty, hasStoredScopes: hasStoredScopes, madeOnly: madeOnly)
     }
