@@ -49,9 +49,11 @@ public final class TestContainer: Resolver, Sendable {
         let test = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         test?.noteTestContainer()
         traces.setUnattributedTest(test?.name ?? "TestContainer #\(number)")
-        // Findings fail the test the container was made in, unless a trait allows them.
+        // Findings noticed off every test's task fail the test the container was made in,
+        // unless that test allows them. What it allows is the test's, not the container's: a
+        // container shared by a suite is first touched by one of its tests.
         layers.root.warningLog.owner = test
-        layers.root.warningLog.allow(WiringFindings.bound)
+        test?.findingPolicy = WiringFindings.bound
     }
 
     deinit {

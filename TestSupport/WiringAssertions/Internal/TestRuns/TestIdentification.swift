@@ -18,7 +18,9 @@ final class TestFrameworkHookInstaller: NSObject, TestFrameworkHooks {
 package enum TestIdentification {
     private static let installed: Void = {
         XCTestRunObserver.install(duringXCTestTest: Test.current == nil && Thread.isMainThread)
-        RunningTests.install(identify: { current() }, record: { record($0, reportsOnly: $1) })
+        RunningTests.install(
+            identify: { current() }, record: { record($0, reportsOnly: $1) },
+            recordPendingSoon: { recordPendingSoon(of: $0) })
     }()
 
     /// The run of each Swift Testing test case seen outside a `.testContainer` trait: each case
@@ -85,6 +87,25 @@ package enum TestIdentification {
             XCTFail(finding.site.map { "\($0): \(text)" } ?? text)
         }
         return true
+    }
+
+    /// Records what was noticed for `test`, an XCTest test, away from its thread, on its thread
+    /// as soon as that is free: XCTest runs a test on the main thread, which runs the main queue
+    /// whenever the test waits (an async test or `tearDown()`, an expectation). What the test
+    /// still runs for then fails it; else it waits for the end of the test's scope, or of the run.
+    /// A Swift Testing test has no such thread.
+    private static func recordPendingSoon(of test: TestRun) {
+        guard Test.current == nil, !Thread.isMainThread, XCTestRunObserver.shared.currentRun === test else { return }
+        let recorded = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            test.recordPendingFindings()
+            recorded.signal()
+        }
+        // Past Wiring's teardown block the test is in its `tearDown()` methods, and the main
+        // thread is free only while it awaits an async one, which may return right after this:
+        // waiting a moment lets the main thread record before the test finishes. Bounded, for a
+        // main thread that is busy instead.
+        if test.hasScopeEnded { _ = recorded.wait(timeout: .now() + .milliseconds(500)) }
     }
 
     /// `site` as Swift Testing takes a location, if it names a file as `#fileID` does.

@@ -72,9 +72,10 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
         Self.endScopeAtTeardown(of: testCase, run: run)
     }
 
-    /// Ends `run`'s scope in a teardown block of `testCase`: the last moment a failure is still
-    /// the test's, after the teardown blocks the test adds (they run last-added first) and before
-    /// its `tearDown()` methods. What is found later goes to the end of the run.
+    /// Ends `run`'s scope in a teardown block of `testCase`, after the teardown blocks the test
+    /// adds (they run last-added first) and before its `tearDown()` methods: layers the test left
+    /// pushed are reported there. What is noticed later on the main thread fails the test at once;
+    /// elsewhere (an async `tearDown()`), once the main thread is free, while the test runs.
     private static func endScopeAtTeardown(of testCase: XCTestCase, run: TestRun) {
         testCase.addTeardownBlock { run.endScope() }
     }

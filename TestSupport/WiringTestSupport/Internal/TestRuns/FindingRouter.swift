@@ -1,13 +1,13 @@
 import Wiring
 
 /// Sends each finding to the test it fails: now, when it is noticed on the test's own task or
-/// thread; when the test's scope ends, when it is noticed elsewhere (a detached task, another
-/// queue); at the end of the run, naming the test, when it arrives after that.
+/// thread; when it is noticed elsewhere (a detached task, another queue), on the test's own task
+/// or thread when it next can (XCTest's main thread once it is free, the end of the test's
+/// scope, a test container released inside the test); at the end of the run, naming the test,
+/// when the test ended first.
 ///
 /// Swift Testing attributes `Issue.record` from a detached task or another queue to no test, and
-/// a late `XCTFail` lands on the next test: only the test's own task or thread records, and the
-/// end of its scope (the `.testContainer` trait's end, XCTest's teardown) records what others
-/// noticed for it.
+/// a late `XCTFail` lands on the next test: only the test's own task or thread records.
 package enum FindingRouter {
     /// Set while Wiring's own probes (`verifyWiring`, the manifest, `assertScope`, `explain`)
     /// resolve: what they meet they report themselves.
@@ -33,6 +33,7 @@ package enum FindingRouter {
         if test === running, RunningTests.recordNow(finding, reportsOnly: policy.reportsOnly) { return }
         if test.queue(finding, reportsOnly: policy.reportsOnly) {
             waiting.withLock { $0[ObjectIdentifier(test)] = test }
+            RunningTests.recordPendingSoon(of: test)
             return
         }
         keepForRunEnd(finding, of: test)

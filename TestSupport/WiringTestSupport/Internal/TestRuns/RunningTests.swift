@@ -29,6 +29,10 @@ package enum RunningTests {
     /// failure would be attributed to no test or to the next one.
     package typealias Record = @Sendable (_ finding: WiringWarning, _ reportsOnly: Bool) -> Bool
 
+    /// Arranges for the findings kept for a running test to be recorded on the test's own
+    /// thread as soon as it is free, while the test still runs (see `TestRun.recordPendingFindings()`).
+    package typealias RecordPendingSoon = @Sendable (_ test: TestRun) -> Void
+
     private static let hooks = LockedState(Hooks(), rank: .runningTests)
 
     private struct Hooks {
@@ -37,6 +41,7 @@ package enum RunningTests {
         /// resolve reads it under the lock it takes anyway, instead of taking this one.
         var copies: [ObjectIdentifier: LockedState<LayerStack.State>] = [:]
         var record: Record?
+        var recordPendingSoon: RecordPendingSoon?
         /// Tests that own a test container and have not ended, by identity.
         var owning: [ObjectIdentifier: TestRun] = [:]
     }
@@ -45,10 +50,16 @@ package enum RunningTests {
     /// - Parameters:
     ///   - identify: The test running in the calling task or thread, if any.
     ///   - record: Fails the running test with a finding, from the test's own task or thread.
-    package static func install(identify: @escaping Identify, record: @escaping Record) {
+    ///   - recordPendingSoon: Records what is kept for a test on its own thread once that is
+    ///     free, where the framework has such a thread (XCTest's main thread); else nothing.
+    package static func install(
+        identify: @escaping Identify, record: @escaping Record,
+        recordPendingSoon: @escaping RecordPendingSoon = { _ in }
+    ) {
         hooks.withLock { hooks in
             hooks.identify = identify
             hooks.record = record
+            hooks.recordPendingSoon = recordPendingSoon
             for copy in hooks.copies.values { copy.withLock { $0.identify = identify } }
         }
     }
@@ -94,6 +105,12 @@ package enum RunningTests {
     static func recordNow(_ finding: WiringWarning, reportsOnly: Bool) -> Bool {
         guard let record = hooks.withLock({ $0.record }) else { return false }
         return record(finding, reportsOnly)
+    }
+
+    /// Records what is kept for `test` on its own thread once that is free, if the framework
+    /// running it can.
+    static func recordPendingSoon(of test: TestRun) {
+        hooks.withLock { $0.recordPendingSoon }?(test)
     }
 
     /// Notes that `test` owns a test container, made for it alone.

@@ -23,7 +23,7 @@ package final class TestRun: Sendable, CustomStringConvertible {
         /// Run once when the test's scope ends, on the test's own task or thread: checks that
         /// may find something to fail the test for (a layer it left pushed).
         var atScopeEnd: [@Sendable () -> Void] = []
-        /// Whether the test's scope ended: findings noticed from now on go to the end of the run.
+        /// Whether the test's scope ended: the checks waiting for it have run.
         var scopeHasEnded = false
         /// Findings noticed away from the test's own task or thread, to record when its scope ends.
         var pending: [PendingFinding] = []
@@ -64,6 +64,11 @@ package final class TestRun: Sendable, CustomStringConvertible {
         state.withLock { $0.isEnded }
     }
 
+    /// Whether the test's scope ended (the `.testContainer` trait's end, XCTest's teardown block).
+    package var hasScopeEnded: Bool {
+        state.withLock { $0.scopeHasEnded }
+    }
+
     /// What the test allows, as a `.wiringFindings` trait declared it.
     package var findingPolicy: WiringFindings {
         get { state.withLock { $0.findingPolicy } }
@@ -76,10 +81,11 @@ package final class TestRun: Sendable, CustomStringConvertible {
         state.withLock { $0.reported.insert(ReportedFinding(finding: finding, noticedBy: log)).inserted }
     }
 
-    /// Keeps `finding` for the end of the test's scope: `false` when that has passed.
+    /// Keeps `finding` until the test's own task or thread records it (at the end of its scope,
+    /// or sooner where its framework can) or the test ends: `false` when it has ended.
     func queue(_ finding: WiringWarning, reportsOnly: Bool) -> Bool {
         state.withLock { state in
-            guard !state.scopeHasEnded else { return false }
+            guard !state.isEnded else { return false }
             state.pending.append(PendingFinding(finding: finding, reportsOnly: reportsOnly))
             return true
         }
