@@ -12,8 +12,9 @@ public final class OverrideLayer: Sendable {
     /// The name shown in traces and reports.
     public let name: String
     package let id: Int
-    /// Holds the overrides; never resolved from directly.
-    package let overrides = Container()
+    /// Holds the overrides; never resolved from directly. A registration that sets no scope
+    /// takes the base's default, as it would in the app's container.
+    package let overrides: Container
     package let cache = InstanceStore()
     /// What the test container noticed, kept by its root layer and shared by every other: a
     /// recorder reaches its test container only through the layers it serves, whose last is
@@ -42,6 +43,7 @@ public final class OverrideLayer: Sendable {
         self.warningLog = warningLog ?? WarningLog()
         self.pushedDuring = pushedDuring
         self.pushedAt = pushedAt
+        overrides = Container(defaultScope: base?.defaultScope)
         overrides.observeChanges(changes)
         self.id = OverrideLayer.identifiers.withLock { next in
             next += 1

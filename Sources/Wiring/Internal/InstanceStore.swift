@@ -3,8 +3,9 @@
 /// (`Injectable`) types. (A container keeps its own registrations' instances in their entries'
 /// slots, which a scope change replaces with the entry.)
 ///
-/// Keyed by scope as well as registration: after `.scope(_:)` changes a registration, what was
-/// kept under its old scope is never handed out for the new one. Beside each instance it keeps
+/// Keyed by the entry itself, not only its registration: changing a registration's options
+/// (`.scope(_:)`, a hook) replaces its entry with a copy, and what was kept for the old one is
+/// never handed out again, as a container drops what it keeps for the registration then. Beside each instance it keeps
 /// a note its owner may add (a test container's layer: what the instance was made with), read
 /// with the instance under the same lock.
 package final class InstanceStore: InstanceCache {
@@ -13,11 +14,15 @@ package final class InstanceStore: InstanceCache {
         /// The registration the entry keeps instances for (see `RegistrationEntry.registrationID`).
         let registration: Int
         let scope: Scope
+        /// Which copy of the registration: unique while the instance is kept, as `Kept` holds
+        /// the entry.
+        let copy: ObjectIdentifier
 
         init(_ entry: RegistrationEntry) {
             self.entry = entry.id
             self.registration = entry.registrationID
             self.scope = entry.scope
+            self.copy = ObjectIdentifier(entry)
         }
 
         /// The entry alone: an entry is kept under one scope at a time but for a moment, and
@@ -27,10 +32,16 @@ package final class InstanceStore: InstanceCache {
         }
     }
 
-    /// A kept instance's box, and the note beside it.
+    /// A kept instance's box, the note beside it, and the entry it was kept for, held so that
+    /// no other entry takes its identity while it is a key.
     private struct Kept {
         let box: AnyObject
         var note: (any Sendable)?
+        let entry: RegistrationEntry
+
+        /// What the caller of a removal lets go of, outside the lock: the last reference to
+        /// either may run a deinit that resolves.
+        var released: [AnyObject] { [box, entry] }
     }
 
     private let instances = LockedState<[Key: Kept]>([:])
@@ -53,7 +64,7 @@ package final class InstanceStore: InstanceCache {
 
     /// Keeps `box` for `entry`, with `note` beside it, under one lock.
     package func store(_ box: AnyObject, for entry: RegistrationEntry, note: (any Sendable)?) {
-        instances.withLock { $0[Key(entry)] = Kept(box: box, note: note) }
+        instances.withLock { $0[Key(entry)] = Kept(box: box, note: note, entry: entry) }
     }
 
     /// Drops what is kept for the registration with `id` (and its argument variants), in any
@@ -63,7 +74,7 @@ package final class InstanceStore: InstanceCache {
     package func remove(entryID id: Int) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { $0.registration == id }
-            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
+            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
         }
     }
 
@@ -71,7 +82,7 @@ package final class InstanceStore: InstanceCache {
     package func remove(entryIDs ids: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { ids.contains($0.entry) || ids.contains($0.registration) }
-            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
+            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
         }
     }
 
@@ -85,7 +96,7 @@ package final class InstanceStore: InstanceCache {
     package func reset(_ scope: Scope, keeping kept: Set<Int>) -> [AnyObject] {
         instances.withLock { instances in
             let keys = instances.keys.filter { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) }
-            return keys.compactMap { instances.removeValue(forKey: $0)?.box }
+            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
         }
     }
 
@@ -93,7 +104,7 @@ package final class InstanceStore: InstanceCache {
     package func removeAll() -> [AnyObject] {
         instances.withLock { instances in
             defer { instances = [:] }
-            return instances.values.map(\.box)
+            return instances.values.flatMap(\.released)
         }
     }
 

@@ -11,6 +11,10 @@ enum InstanceProvenance {
         let key: ServiceKey
         /// `nil` when nothing answered it (an optional dependency, say).
         let entryID: Int?
+        /// Whether the app's own registrations answered it (the base or its parents), not a
+        /// layer's override or a fake: the app registering it again later changes nothing for
+        /// the instance, as the app's container keeps its instance then.
+        let answeredByTheApp: Bool
     }
 
     /// What one instance was made with.
@@ -48,8 +52,11 @@ enum InstanceProvenance {
     private static func dependency(
         _ key: ServiceKey, usedEntry used: RegistrationEntry?, snapshot: LayerSnapshot
     ) -> Dependency {
-        guard let used, used.options.isImplicit else { return Dependency(key: key, entryID: used?.id) }
-        guard let resolved = key.resolvedLater else { return Dependency(key: key, entryID: nil) }
-        return Dependency(key: resolved, entryID: snapshot.answer(to: resolved)?.entry.id)
+        guard let used, used.options.isImplicit else {
+            return Dependency(key: key, entryID: used?.id, answeredByTheApp: used.map(snapshot.isTheApps) ?? false)
+        }
+        guard let resolved = key.resolvedLater else { return Dependency(key: key, entryID: nil, answeredByTheApp: false) }
+        let answer = snapshot.answer(to: resolved)
+        return Dependency(key: resolved, entryID: answer?.entry.id, answeredByTheApp: answer.map(snapshot.isTheApps) ?? false)
     }
 }

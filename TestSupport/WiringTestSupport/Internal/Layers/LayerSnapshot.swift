@@ -121,6 +121,17 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         return 0
     }
 
+    /// Whether the app's own registrations (the base or its parents) give `found`: not a
+    /// layer's override, a fake, or what a test container stands in with (a refusal, a mutant).
+    func isTheApps(_ found: Lookup) -> Bool {
+        found.origin == 0 && isTheApps(found.entry)
+    }
+
+    /// Whether `entry` is the app's own registration, as the test container found it.
+    func isTheApps(_ entry: RegistrationEntry) -> Bool {
+        origin(of: entry) == 0 && !isFake(entry) && !entry.options.isRefusal && mutation?.key != entry.key
+    }
+
     /// Whether `entry` is one of the fakes.
     func isFake(_ entry: RegistrationEntry) -> Bool {
         fakes?[entry.key] === entry
@@ -206,6 +217,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
             let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }
+            if dependency.answeredByTheApp, let now, isTheApps(now) { continue }
             let answeredIn = now.flatMap { layerName(of: $0.origin) }.map { "layer \"\($0)\"" } ?? "the base"
             return StaleInstance(
                 dependency: dependency.key, site: now?.entry.site ?? entry.site, answeredIn: answeredIn, keptIn: layer.name)

@@ -202,7 +202,9 @@ final class LayerStack: Sendable {
     func resetScope(_ scope: Scope, only key: ServiceKey) {
         let layers = activeLayers
         var answering = layers.compactMap { $0.overrides.registry[key] }
-        if let base = base.lookup(key) { answering.append(base.entry) }
+        // The base's own registration only, as `Container.resetScope(_:only:)` drops: what a
+        // parent's registration made stays.
+        if let own = base.registry[key] { answering.append(own) }
         if let fake = fakes.registry[key] { answering.append(fake) }
         if let implicit = ImplicitRegistrations.existingEntry(for: key) { answering.append(implicit) }
         let ids = Set(answering.filter { $0.scope == scope }.map(\.id))
