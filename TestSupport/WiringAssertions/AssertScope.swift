@@ -69,7 +69,7 @@ package func checkScope<Service, each Argument>(
     let observed = Result {
         // A live-only registration the probe meets is this assertion's to report, not a finding.
         try FindingRouter.$isProbing.withValue(true) {
-            try ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope))
+            try ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope, for: key, in: source))
         }
     }
     reportScope(observed, of: key, is: scope, in: resolver, at: site)
@@ -131,7 +131,7 @@ package func checkScopeAsync<Service, each Argument>(
     let observed: Result<ScopeBehaviour.Observation, any Error>
     do {
         observed = .success(try await FindingRouter.$isProbing.withValue(true) {
-            try await ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope))
+            try await ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope, for: key, in: source))
         })
     } catch {
         observed = .failure(error)

@@ -12,7 +12,7 @@ import WiringTestSupport
 /// Listed after `.testContainer { … }`, or on a test of a suite that has one, it changes the
 /// test's own container. Listed before it, on a suite for instance, it is applied as the
 /// container is made. Under a container someone else bound to `TestContainer.current`, which
-/// other tests may share, overrides go into a layer only this test's task sees.
+/// other tests may share, overrides and fakes go into a layer only this test's task sees.
 public struct TestDoubleTrait: TestTrait, SuiteTrait, TestScoping {
     let doubles: TestDoubles
 
@@ -186,6 +186,7 @@ extension Trait where Self == TestDoubleTrait {
         let registering = UncheckedSendable(register)
         return TestDoubleTrait(doubles: TestDoubles(
             description: "`.fakes { … }`", file: file, line: line,
-            toContainer: { registering.value($0.fakes) }, toLayer: nil))
+            toContainer: { registering.value($0.fakes) },
+            toLayer: { layer in layer.layerFakes.map { registering.value($0) } }))
     }
 }

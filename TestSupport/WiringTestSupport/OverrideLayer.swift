@@ -29,17 +29,22 @@ public final class OverrideLayer: Sendable {
     /// Where an override finds the scope of the registration it replaces.
     private let base: Container?
     /// The test container's fakes, which answer what nothing registers.
-    private let fakes: Fakes?
+    private let containerFakes: Fakes?
+    /// Fakes only the resolutions that see this layer use, over the test container's: for a
+    /// test sharing its test container with others (the `.fakes` trait under a container someone
+    /// else bound). `nil` for the root layer, whose fakes are the test container's.
+    package let layerFakes: Fakes?
     /// The modules replaced in this layer, by the module that replaces each.
     private let replacedModules = LockedState<[ModuleOrigin: ModuleOrigin]>([:])
 
     init(
         name: String, base: Container?, changes: ChangeSignal, fakes: Fakes? = nil, warningLog: WarningLog? = nil,
-        pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil
+        pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil, isRoot: Bool = false
     ) {
         self.name = name
         self.base = base
-        self.fakes = fakes
+        containerFakes = fakes
+        layerFakes = isRoot ? nil : base.map { Fakes(changes: changes, base: $0) }
         self.warningLog = warningLog ?? WarningLog()
         self.pushedDuring = pushedDuring
         self.pushedAt = pushedAt
@@ -185,7 +190,8 @@ public final class OverrideLayer: Sendable {
     /// registration, nor a fake) answers `key`: the override replaces nothing, so whatever the
     /// test meant to replace still runs.
     private func noteIfNothingAnswers<Service>(_ key: ServiceKey, as serviceType: Service.Type, at site: RegistrationSite) {
-        guard !Self.isRegistering, let base, base.lookup(key, in: nil) == nil, fakes?.registry[key] == nil,
+        guard !Self.isRegistering, let base, base.lookup(key, in: nil) == nil,
+            containerFakes?.registry[key] == nil, layerFakes?.registry[key] == nil,
             ImplicitRegistrations.entry(for: key, as: serviceType) == nil
         else { return }
         let registered = base.visibleRegistrations(includingParents: true).map(\.entry.key)

@@ -17,7 +17,8 @@ import Wiring
 //   view models with `await`.
 //
 // Scopes are mixed (`.container`, `.graph`, `.weak`, `.transient`), without a captive
-// dependency: a kept instance (`.container`, `.weak`) holds only `.container` and `.graph` ones.
+// dependency: a kept instance (`.container`, `.weak`) holds only `.container` and `.graph` ones,
+// and what those `.graph` ones hold, at any depth, is `.container` or `.graph` too.
 // The deepest root, `CheckoutStepViewModel`, is 14 levels deep.
 //
 // `MainActorApp.roots` lists every registered key, with sample arguments for those taking
@@ -70,7 +71,7 @@ extension MainActorApp {
                 try CredentialStore(keychain: r.resolve(), preferences: r.resolve())
             }
             container.register(Reachability.self) { _ in Reachability() }
-                .scope(.weak)
+                .scope(.container)
             container.register(RequestSigner.self) { r in
                 try RequestSigner(credentials: r.resolve(), clock: r.resolve())
             }
@@ -79,7 +80,6 @@ extension MainActorApp {
             }
             .scope(.container)
             container.register(RetryPolicy.self) { _ in RetryPolicy() }
-                .scope(.transient)
             container.register(APIClient.self) { r in
                 try APIClient(
                     transport: r.resolve(),
@@ -149,7 +149,7 @@ extension MainActorApp {
 
         package func register(in container: Container) {
             container.register(ProductCache.self) { _ in ProductCache() }
-                .scope(.weak)
+                .scope(.container)
             container.register(ProductMapper.self) { r in try ProductMapper(formatter: r.resolve()) }
             container.register(ProductRepository.self) { r in
                 try ProductRepository(api: r.resolve(), mapper: r.resolve(), cache: r.resolve())

@@ -9,7 +9,7 @@ struct TestDoubles: Sendable {
     let file: StaticString
     let line: UInt
     let toContainer: @Sendable (TestContainer) -> Void
-    /// Installs them in a layer; `nil` for fakes, which belong to the container, not to a layer.
+    /// Installs them in a layer; `nil` for what installs nothing.
     let toLayer: (@Sendable (OverrideLayer) -> Void)?
 
     var sourceLocation: SourceLocation {
@@ -22,8 +22,7 @@ struct TestDoubles: Sendable {
         toContainer(container)
     }
 
-    /// Installs them in `layer`, a layer of `container` that only the test's task sees; fakes go
-    /// into the container itself, as fakes are not layered.
+    /// Installs them in `layer`, a layer of `container` that only the test's task sees.
     func apply(to layer: OverrideLayer, of container: TestContainer) {
         if let toLayer { toLayer(layer) } else { toContainer(container) }
     }

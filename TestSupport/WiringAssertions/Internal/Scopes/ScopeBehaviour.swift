@@ -11,8 +11,11 @@ struct ScopeBehaviour {
     let sharedWithChild: Bool
     /// Still alive once the check let go of every instance: kept by the container?
     let keptWhenReleased: Bool
-    /// A new instance after `resetScope` of the expected custom scope; `nil` unless one was expected.
+    /// A new instance after `resetScope(resetScope)`; `nil` unless the check reset a scope.
     let renewedAfterReset: Bool?
+    /// The custom scope the check reset: the expected one, or, when `.container` was expected,
+    /// the one the service is registered in.
+    let resetScope: Scope?
 
     /// The scope these observations match, and what that means, for failure messages.
     var summary: String {
@@ -22,7 +25,11 @@ struct ScopeBehaviour {
                 : ".transient: a new instance every time"
         }
         if !keptWhenReleased { return ".weak: shared while held, released when nobody holds it" }
-        if renewedAfterReset == false { return ".container: kept by the container, not dropped by that reset" }
+        if let resetScope, let renewedAfterReset {
+            return renewedAfterReset
+                ? "\(resetScope): kept by the container until resetScope(\(resetScope))"
+                : ".container: kept by the container, not dropped by that reset"
+        }
         return ".container or a custom scope: kept by the container"
     }
 
@@ -66,8 +73,14 @@ struct ScopeBehaviour {
         if !keptWhenReleased {
             return "expected the container to keep \(service) when nothing else holds it (\(scope)), but it was released"
         }
-        if renewedAfterReset == false {
-            return "expected a new \(service) after resetScope(\(scope)), but the next resolve gave the same instance"
+        if let resetScope, let renewedAfterReset {
+            if resetScope == scope, !renewedAfterReset {
+                return "expected a new \(service) after resetScope(\(scope)), but the next resolve gave the same instance"
+            }
+            if resetScope != scope, renewedAfterReset {
+                return "expected the container to keep \(service) across resetScope(\(resetScope)) (\(scope)), but the reset "
+                    + "dropped it: it is kept in \(resetScope)"
+            }
         }
         return nil
     }
@@ -101,7 +114,8 @@ struct ScopeBehaviour {
         }
         return .behaviour(ScopeBehaviour(
             sharedWithinResolve: sharedWithinResolve, sharedAcrossResolves: sharedAcrossResolves,
-            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset))
+            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset,
+            resetScope: resetting))
     }
 
     /// Resolves twice from `probe` (holding the first) and once from a child of it. Every
@@ -117,10 +131,12 @@ struct ScopeBehaviour {
     }
 
     /// The instance as an object, if it is one: only a class instance has an identity to compare.
-    /// The scope to reset while observing `scope`: a custom one, whose promise is a new instance
-    /// after a reset.
-    static func resetting(_ scope: Scope) -> Scope? {
-        [Scope.transient, .graph, .container, .weak].contains(scope) ? nil : scope
+    /// The scope to reset while observing whether `key` in `source` behaves as `scope`: a custom
+    /// one, whose promise is a new instance after a reset; for `.container`, the custom scope
+    /// `key` is registered in, whose reset a `.container` instance survives.
+    static func resetting(_ scope: Scope, for key: ServiceKey, in source: any ResolutionSource) -> Scope? {
+        let reset = scope == .container ? source.lookup(key)?.entry.scope : scope
+        return reset.flatMap { [Scope.transient, .graph, .container, .weak].contains($0) ? nil : $0 }
     }
 
     /// Observes, with `await`, how `request`'s service is shared: as ``observe(_:in:resetting:)``
@@ -150,7 +166,8 @@ struct ScopeBehaviour {
         }
         return .behaviour(ScopeBehaviour(
             sharedWithinResolve: sharedWithinResolve, sharedAcrossResolves: sharedAcrossResolves,
-            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset))
+            sharedWithChild: sharedWithChild, keptWhenReleased: keptWhenReleased, renewedAfterReset: renewedAfterReset,
+            resetScope: resetting))
     }
 
     /// Resolves with `await` twice in `probe` and once in a child of it; the instances are

@@ -140,7 +140,7 @@ package func checkSnapshot(
     let testName = SnapshotName.testName(for: site)
     let snapshot = TextSnapshot(
         subject, name: name, testName: testName.name, testFilePath: site.filePath, directory: snapshotDirectory)
-    if let failure = SnapshotName.claim(snapshot.url.path, by: testName.test, isParameterized: testName.isParameterized) {
+    if let failure = SnapshotName.claim(snapshot.url.path, by: testName.test, testCase: testName.testCase) {
         recordFailure(failure, at: site)
         return
     }
@@ -169,18 +169,22 @@ package enum SnapshotName {
     /// Swift Testing test's function, an XCTest test's method, which a Quick example has of its
     /// own), else the calling function's. `legacy` is the calling function's name, which files
     /// were named after before, where it differs; `test` names the test that runs, and
-    /// `isParameterized` says whether it is one case of several.
-    static func testName(for site: CallSite) -> (name: String, legacy: String?, test: String, isParameterized: Bool) {
-        let isParameterized = Test.Case.current?.isParameterized ?? false
-        if let explicit = site.testName { return (explicit, nil, runningTest ?? explicit, isParameterized) }
+    /// `testCase` tells which case it is when it is one of a parameterized test's.
+    static func testName(
+        for site: CallSite
+    ) -> (name: String, legacy: String?, test: String, testCase: TestCaseKey?) {
+        let testCase = Test.current.flatMap { test in
+            Test.Case.current.flatMap { $0.isParameterized ? TestCaseKey(test: test.id, testCase: $0) : nil }
+        }
+        if let explicit = site.testName { return (explicit, nil, runningTest ?? explicit, testCase) }
         if let test = Test.current {
-            return (test.name, nil, TestIdentification.name(of: test), isParameterized)
+            return (test.name, nil, TestIdentification.name(of: test), testCase)
         }
         if Thread.isMainThread, let testCase = XCTestRunObserver.shared.currentTestCase {
             let method = methodName(of: testCase.name)
-            return (method, site.function.isEmpty ? nil : site.function, testCase.name, false)
+            return (method, site.function.isEmpty ? nil : site.function, testCase.name, nil)
         }
-        return (site.function, nil, runningTest ?? site.function, false)
+        return (site.function, nil, runningTest ?? site.function, nil)
     }
 
     /// The method of an XCTest test case's name: `testCheckout` of `-[CheckoutTests testCheckout]`
@@ -194,20 +198,22 @@ package enum SnapshotName {
         RunningTests.current?.name
     }
 
-    /// The snapshot files checked in this run, with the test that checked each.
-    private static let checked = LockedState<[String: String]>([:])
+    /// The snapshot files checked in this run, with the test, and the case of it, that checked
+    /// each.
+    private static let checked = LockedState<[String: (test: String, testCase: TestCaseKey?)]>([:])
 
-    /// Notes that `test` checks the file at `path`: the reason to fail when another test of this
-    /// run checked it already, or another case of the same parameterized test, as two Quick
-    /// examples sharing a function would write one file twice (and race for it in parallel).
-    static func claim(_ path: String, by test: String, isParameterized: Bool) -> String? {
-        let earlier = checked.withLock { checked -> String? in
+    /// Notes that `test` (its case `testCase`, if parameterized) checks the file at `path`: the
+    /// reason to fail when another test of this run checked it already, or another case of the
+    /// same parameterized test, as two Quick examples sharing a function would write one file
+    /// twice (and race for it in parallel). The same case checking it again (a repetition) may.
+    static func claim(_ path: String, by test: String, testCase: TestCaseKey?) -> String? {
+        let earlier = checked.withLock { checked -> (test: String, testCase: TestCaseKey?)? in
             if let earlier = checked[path] { return earlier }
-            checked[path] = test
+            checked[path] = (test, testCase)
             return nil
         }
-        guard let earlier, earlier != test || isParameterized else { return nil }
-        let who = earlier == test ? "by another case of this parameterized test" : "by \(earlier)"
+        guard let earlier, earlier.test != test || earlier.testCase != testCase else { return nil }
+        let who = earlier.test == test ? "by another case of this parameterized test" : "by \(earlier.test)"
         return """
             the snapshot \(path) was checked in this run \(who): two checks of one file would write it twice, \
             and race for it when tests run in parallel

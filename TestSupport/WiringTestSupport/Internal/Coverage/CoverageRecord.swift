@@ -70,9 +70,10 @@ struct CoverageRecord: Sendable {
 
     /// The record as a report: each item with how many tests resolved it, and the tests in all.
     var coverage: WiringCoverage {
+        let labels = Self.labels(of: items.keys)
         let entries = items.map { item, tally in
             WiringCoverage.Entry(
-                kind: item.kind, key: item.key.description,
+                kind: item.kind, key: labels[item] ?? item.key.description,
                 scope: tally.scopes.map(\.description).sorted().joined(separator: ", "),
                 site: item.site, testCount: tally.tests.count, refusedTestCount: tally.refusedIn.count,
                 testNames: WiringCoverage.Entry.listed(tally.tests), hasFake: tally.hasFake,
@@ -80,5 +81,24 @@ struct CoverageRecord: Sendable {
         }
         let tests = items.values.reduce(into: Set<String>()) { $0.formUnion($1.tests) }
         return WiringCoverage(entries: entries, testCount: tests.count)
+    }
+
+    /// Each item's key as the report names it: as `ServiceKey` describes it, unless another item
+    /// of the same kind and site reads the same (two types of one name in two modules, registered
+    /// through one helper), when each names its type with its module: a report, and the counts
+    /// added up across processes, tell them apart.
+    private static func labels(of items: some Collection<Item>) -> [Item: String] {
+        var readingAlike: [String: [Item]] = [:]
+        for item in items {
+            readingAlike["\(item.kind) \(item.key.description) \(item.site)", default: []].append(item)
+        }
+        var labels: [Item: String] = [:]
+        for alike in readingAlike.values where alike.count > 1 {
+            for item in alike {
+                let key = item.key
+                labels[item] = String(reflecting: key.serviceType) + key.description.dropFirst(key.typeDescription.count)
+            }
+        }
+        return labels
     }
 }

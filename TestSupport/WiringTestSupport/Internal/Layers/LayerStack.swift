@@ -63,7 +63,7 @@ final class LayerStack: Sendable {
         self.changes = changes
         let fakes = Fakes(changes: changes, base: base)
         self.fakes = fakes
-        root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes)
+        root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes, isRoot: true)
         base.observeChanges(changes)
         RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
@@ -344,9 +344,22 @@ final class LayerStack: Sendable {
 
     /// A new snapshot of the layers, with `bound` (this task's, top first) on top.
     private func takeSnapshot(bound: [OverrideLayer], _ state: inout State) -> LayerSnapshot {
-        LayerSnapshot(
-            layers: bound + state.pushed.reversed() + [root], bound: bound, base: base,
-            fakes: fakes.registry, revision: state.revision, mutant: mutant)
+        let layers = bound + state.pushed.reversed() + [root]
+        return LayerSnapshot(
+            layers: layers, bound: bound, base: base, fakes: fakes(seenThrough: layers), revision: state.revision,
+            mutant: mutant)
+    }
+
+    /// The fakes a resolution through `layers` (top first) uses: the layers' own, top first,
+    /// over the test container's.
+    private func fakes(seenThrough layers: [OverrideLayer]) -> Registry {
+        let layered = layers.compactMap(\.layerFakes?.registry).filter { !$0.order.isEmpty }
+        guard !layered.isEmpty else { return fakes.registry }
+        var merged = fakes.registry.storage
+        for registry in layered.reversed() {
+            for entry in registry.entries { _ = merged.insert(entry) }
+        }
+        return Registry(merged)
     }
 
     // MARK: Looking up

@@ -21,6 +21,29 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         /// step handing back an instance one of them made (as `implements` does) lives as long
         /// as that one, not as its own scope says.
         var made: [Made] = []
+        /// What the instance holds that may live shorter than it, directly or through steps that
+        /// keep nothing of their own: each service once, at most ``heldLimit`` of them.
+        private(set) var held: [Held] = []
+
+        mutating func hold(_ service: Held) {
+            guard service.scope.policy.mayBeCaptive, held.count < Step.heldLimit,
+                !held.contains(where: { $0.key == service.key })
+            else { return }
+            held.append(service)
+        }
+
+        /// Enough to name every short-lived service a real instance holds; a bound, so that a
+        /// graph of thousands of services is checked in linear time.
+        static let heldLimit = 32
+    }
+
+    /// A service an instance holds, directly or through services that keep nothing of their own
+    /// (`.graph`, `.transient`) and so live as long as it does, with the keys down to it.
+    struct Held: Sendable {
+        let key: ServiceKey
+        let scope: Scope
+        /// From the service the instance resolved directly down to this one.
+        let path: [ServiceKey]
     }
 
     /// An instance a step gave, with how long it really lives.
@@ -59,13 +82,46 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
         if hooked > 0, outcome == .created { sandbox.dropAfterCheck(step.entry) }
         if step.hasHooks { hooked -= 1 }
         let scope = livesAs(step, instance: instance, outcome: outcome)
+        let heldBelow = heldThrough(step, outcome: outcome)
         guard let holder = open.last else { return }
         if holder.scope.policy.mayBeCaptive {
             open[open.count - 1].made.append(Made(object: objectReference(in: instance), scope: scope))
         }
-        if Self.isCaptive(scope, heldBy: holder.scope), !Self.isDeferring(step.key) {
-            sandbox.notice(captive(step, scope: scope, holder: holder))
+        guard !Self.isDeferring(step.key) else { return }
+        open[open.count - 1].hold(Held(key: step.key, scope: scope, path: [step.key]))
+        for held in heldBelow { open[open.count - 1].hold(Held(key: held.key, scope: held.scope, path: [step.key] + held.path)) }
+        guard let keeper = keeper(of: step) else { return }
+        if Self.isCaptive(scope, heldBy: keeper.scope) {
+            sandbox.notice(captive(step.key, scope: scope, path: step.path + [step.key], holder: keeper, direct: holder.key))
         }
+        // Built before, its own steps did not run now: what it holds is checked here.
+        guard outcome != .created else { return }
+        for held in heldBelow where Self.isCaptive(held.scope, heldBy: keeper.scope) {
+            let path = step.path + [step.key] + held.path
+            sandbox.notice(captive(held.key, scope: held.scope, path: path, holder: keeper, direct: path.dropLast().last ?? step.key))
+        }
+    }
+
+    /// What the instance `step` gave holds through steps that keep nothing of their own, which
+    /// the kept step above it then holds too: noted when it was made, found when it was built
+    /// before. Nothing for a step that keeps its instance: what that holds is its own to check.
+    private func heldThrough(_ step: Step, outcome: ResolutionOutcome) -> [Held] {
+        guard !step.scope.policy.keepsInstances else { return [] }
+        guard outcome == .created else { return sandbox.held(origin: step.origin) }
+        sandbox.noteHeld(origin: step.origin, step.held)
+        return step.held
+    }
+
+    /// The open step whose kept instance ends up holding what `step` made: its holder, or, when
+    /// that keeps nothing itself (`.graph`, `.transient`) and so lives as long as what holds it,
+    /// the nearest step above that keeps its instance. `nil` when none does, or when a `Provider`
+    /// or a `Lazy` stands between them (what it resolves is resolved again on each use).
+    private func keeper(of step: Step) -> Step? {
+        for holder in open.reversed() {
+            if holder.scope.policy.keepsInstances { return holder }
+            if Self.isDeferring(holder.key) { return nil }
+        }
+        return nil
     }
 
     func didFail(_ key: ServiceKey, error: any Error) {
@@ -133,14 +189,21 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
 
     // MARK: Problems
 
-    private func captive(_ step: Step, scope: Scope, holder: Step) -> WiringProblem {
-        let held = step.key
+    /// `holder` keeps `held`, living in `scope`, which `direct` resolved (`holder` itself, or a
+    /// service below it that keeps nothing of its own); `path` runs from the top-level request
+    /// down to `held`.
+    private func captive(
+        _ held: ServiceKey, scope: Scope, path: [ServiceKey], holder: Step, direct: ServiceKey
+    ) -> WiringProblem {
         let holderScope = holder.scope
+        let through = direct == holder.key ? "" : " through \(direct)"
         return WiringProblem(
-            kind: .captiveDependency, identifier: "captive-dependency", path: step.path + [held],
+            kind: .captiveDependency, identifier: "captive-dependency", path: path,
             site: holder.site,
-            message: "\(holder.key) (\(holderScope)) holds \(held) (\(scope)), so one \(held) lives as long as the kept \(holder.key)",
-            fix: "make \(held) \(holderScope) too, or inject `Provider<\(held.typeDescription)>` into \(holder.key) and resolve it when needed.")
+            message: "\(holder.key) (\(holderScope)) holds \(held) (\(scope))\(through), so one \(held) lives as long as the "
+                + "kept \(holder.key)",
+            fix: "make \(held) \(holderScope) too, or inject `Provider<\(held.typeDescription)>` into \(direct) and resolve it "
+                + "when needed.")
     }
 
     private func faked(_ key: ServiceKey, found: Lookup, path: [ServiceKey]) -> WiringProblem {

@@ -33,6 +33,9 @@ final class VerificationSandbox: ResolutionSource {
     /// How long the instances of forwarding registrations (as `implements` makes) really live,
     /// by origin: a kept one no longer shows the instance it forwards.
     private let forwardedScopes = LockedState<[Int: Scope]>([:])
+    /// What the instances of registrations that keep nothing themselves hold, by origin (see
+    /// ``noteHeld(origin:_:)``).
+    private let heldThrough = LockedState<[Int: [VerificationObserver.Held]]>([:])
     /// What the manifest needs to know of the checks so far: noted only for it (`nil`
     /// otherwise), so a plain `verifyWiring()` pays nothing for it.
     private let notes: LockedState<Notes>?
@@ -276,6 +279,20 @@ final class VerificationSandbox: ResolutionSource {
     func noteForwarding(origin: Int, to scope: Scope) {
         guard origin > 0 else { return }
         forwardedScopes.withLock { $0[origin] = scope }
+    }
+
+    /// Notes what the instance of the registration found at `origin`, which keeps nothing itself
+    /// (`.graph`, `.transient`), holds that may live shorter than what holds it: a step that finds
+    /// it built already learns it here.
+    func noteHeld(origin: Int, _ held: [VerificationObserver.Held]) {
+        guard origin > 0 else { return }
+        heldThrough.withLock { $0[origin] = held }
+    }
+
+    /// What ``noteHeld(origin:_:)`` noted for the registration found at `origin`.
+    func held(origin: Int) -> [VerificationObserver.Held] {
+        guard origin > 0 else { return [] }
+        return heldThrough.withLock { $0[origin] ?? [] }
     }
 
     /// The scope the instance of the registration found at `origin` lives in, if it forwards one.
