@@ -43,9 +43,10 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance shared while something else holds a strong reference to it. Classes only.
     public static let weak = Scope(name: "weak", lifetime: .weak)
 
-    /// `.graph`, `.container` and so on for the built-in scopes; `Scope("session")` for a custom one.
+    /// `.graph`, `.container` and so on for the built-in scopes; `Scope("session")` for a custom one,
+    /// a name of more than 300 characters shown by its ends and its length.
     public var description: String {
-        lifetime == .custom ? "Scope(\"\(name)\")" : ".\(name)"
+        lifetime == .custom ? "Scope(\(BoundedText.literal(name)))" : ".\(name)"
     }
 
     /// What this scope's instances do; see ``Policy``.

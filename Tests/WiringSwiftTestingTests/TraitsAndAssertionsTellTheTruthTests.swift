@@ -44,6 +44,42 @@ private final class TruthNeeds {
         #expect(throws: ResolutionError.self) { try shared.resolve(TruthNeeds.self) }
     }
 
+    /// The same, raced: tasks under the trait and tasks without it resolve through one shared
+    /// test container at once, a fast and a slow factory, over many rounds. Only the tasks that
+    /// declared the fake get it; the others get `not registered`, while the trait's tests run.
+    @Test(.timeLimit(.minutes(2)), arguments: FactorySpeed.allCases)
+    func aFakesTraitUnderASharedContainerIsSeenOnlyByItsOwnTasks(speed: FactorySpeed) async throws {
+        let container = Container()
+        container.register(TruthNeeds.self) { r in
+            speed.work()
+            return try TruthNeeds(leaf: r.resolve())
+        }
+        let shared = TestContainer(base: container)
+        let trait: TestDoubleTrait = .fakes { fakes in fakes.register(TruthLeaf.self) { TruthLeaf() } }
+        let (test, testCase) = (Test.current!, Test.Case.current)
+        let wrong = Locked<[String]>([])
+        for round in 0..<speed.rounds / 5 {
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        if task.isMultiple(of: 2) {
+                            try? await TestContainer.$current.withValue(shared) {
+                                try await trait.provideScope(for: test, testCase: testCase) {
+                                    if (try? shared.resolve(TruthNeeds.self)) == nil {
+                                        wrong.withLock { $0.append("round \(round): the fake's own task got no fake") }
+                                    }
+                                }
+                            }
+                        } else if (try? shared.resolve(TruthNeeds.self)) != nil {
+                            wrong.withLock { $0.append("round \(round): a task without the trait got the fake") }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
+    }
+
     /// Promise (Snapshots.md): "two cases of a parameterized test, or two tests, checking one
     /// file in a run fail asking each for a name of its own"; WhatFailsATest.md: "The
     /// repetitions of a test (`--repetitions`) count as one test".
@@ -66,11 +102,13 @@ private final class TruthNeeds {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var outputs: [String] = []
         // The first run records the snapshots (and fails saying so); the second compares.
-        for _ in 0..<2 {
+        // Recorded on purpose the first time, even where `CI` is set (where nothing is recorded
+        // unasked).
+        for record in ["1", ""] {
             let outcome = try ChildProcess.run(
                 "repeated-snapshots",
                 arguments: ["--testing-library", "swift-testing", "--filter", "RepeatedSnapshotChildSuite", "--repetitions", "2"],
-                timeout: 60, environment: ["WIRING_TEST_SNAPSHOTS": directory, "NO_COLOR": "1"])
+                timeout: 60, environment: ["WIRING_TEST_SNAPSHOTS": directory, "WIRING_RECORD_SNAPSHOTS": record])
             #expect(!outcome.timedOut, "\(outcome)")
             outputs.append(outcome.output.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression))
         }

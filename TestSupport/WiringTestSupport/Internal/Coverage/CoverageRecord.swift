@@ -94,10 +94,7 @@ struct CoverageRecord: Sendable {
         }
         var labels: [Item: String] = [:]
         for alike in readingAlike.values where alike.count > 1 {
-            for item in alike {
-                let key = item.key
-                labels[item] = String(reflecting: key.serviceType) + key.description.dropFirst(key.typeDescription.count)
-            }
+            for item in alike { labels[item] = item.key.moduleQualifiedDescription }
         }
         return labels
     }

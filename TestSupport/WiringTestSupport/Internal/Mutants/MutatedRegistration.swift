@@ -22,7 +22,7 @@ struct MutatedRegistration {
     /// container's; `nil` where it changes nothing: no such key, or a kind that does not apply.
     init?(_ mutant: WiringMutant, base: Container, fakes: Registry) {
         guard let original = base.visibleRegistrations(includingParents: true).lazy.map(\.entry)
-            .first(where: { !$0.options.isImplicit && $0.key.description == mutant.key })
+            .first(where: { !$0.options.isImplicit && $0.key.names(mutant.key) })
         else { return nil }
         switch mutant.kind {
         case .unshare:
@@ -68,5 +68,13 @@ struct MutatedRegistration {
         case .replaced(let entry, let isFake):
             Lookup(entry: entry, cache: cache, origin: isFake ? LayerSnapshot.fakeOrigin : 0)
         }
+    }
+}
+
+extension ServiceKey {
+    /// Whether a mutant naming `key` means this one: as coverage names it, by its description,
+    /// or with its module where two types of one name share a site (see `CoverageRecord`).
+    fileprivate func names(_ key: String) -> Bool {
+        description == key || (key.count > description.count && moduleQualifiedDescription == key)
     }
 }

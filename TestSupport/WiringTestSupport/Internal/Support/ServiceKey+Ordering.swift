@@ -1,5 +1,16 @@
 import Wiring
 
+extension ServiceKey {
+    /// The description with the type named with its module and the types it is nested in:
+    /// `Payments.Client` as `AppKit.Payments.Client`, what tells two types of one name apart in a
+    /// report, and what a mutant may name either by. A private type's context, which Swift names
+    /// by an address that changes from one process to the next, is left out.
+    var moduleQualifiedDescription: String {
+        let qualified = String(reflecting: serviceType).replacing(/\(unknown context at \$[0-9a-f]+\)\./, with: "")
+        return qualified + description.dropFirst(typeDescription.count)
+    }
+}
+
 extension Sequence {
     /// The elements in the order rendered text lists their keys: by label
     /// (`ServiceKey.description`), so that the order depends neither on registration order nor
