@@ -32,8 +32,9 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         TestIdentification.install()
         let run = TestRun(name: TestIdentification.name(of: test))
-        // What a `.wiringFindings` trait outside this one allows; one inside tells the run itself.
-        run.findingPolicy = WiringFindings.bound
+        // What the test's `.wiringFindings` traits allow, wherever they are listed: a double
+        // applied before an allowance listed after it may already notice a finding.
+        run.findingPolicy = TestIdentification.declaredFindingPolicy(of: test).merging(WiringFindings.bound)
         defer { run.end() }
         try await RunningTests.$bound.withValue(run) {
             // Ends on the test's own task, where the findings noticed elsewhere can still fail it.
@@ -59,8 +60,10 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
         let owned = OwnedTestContainer(container)
         // Inside a suite's `.testContainer`, a test's builds on it: the suite's doubles first,
         // then the test's own, which win where both replace a key.
-        for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
-            owned.apply(doubles)
+        FindingRouter.$isReapplying.withValue(true) {
+            for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
+                owned.apply(doubles)
+            }
         }
         for doubles in PendingTestDoubles.current {
             doubles.apply(to: owned)

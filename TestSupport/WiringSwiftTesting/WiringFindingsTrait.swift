@@ -3,8 +3,10 @@ import WiringTestSupport
 
 /// Allows findings in a test, or in every test of a suite: they stay in `test.warnings` and fail
 /// no test. Made by ``Testing/Trait/wiringFindings(_:)``.
-public struct WiringFindingsTrait: TestTrait, SuiteTrait, TestScoping {
+public struct WiringFindingsTrait: TestTrait, SuiteTrait, TestScoping, FindingPolicyTrait {
     let policy: WiringFindings
+
+    package var findingPolicy: WiringFindings { policy }
 
     /// Applied to every test of a suite.
     public var isRecursive: Bool { true }

@@ -32,6 +32,13 @@ package enum TestIdentification {
         _ = installed
     }
 
+    /// What the `.wiringFindings` traits of `test` and its suites allow: known before any trait's
+    /// scope begins, so that the order the traits are listed in does not matter.
+    package static func declaredFindingPolicy(of test: Test) -> WiringFindings {
+        test.traits.lazy.compactMap { ($0 as? any FindingPolicyTrait)?.findingPolicy }
+            .reduce(WiringFindings.failTests) { $0.merging($1) }
+    }
+
     /// The name a Swift Testing test counts under: `AppTests.CheckoutSuite/checkout()`.
     package static func name(of test: Test) -> String {
         "\(test.id.moduleName).\(test.id.nameComponents.joined(separator: "/"))"
@@ -46,11 +53,14 @@ package enum TestIdentification {
     private static func current() -> TestRun? {
         if let test = Test.current {
             let key = TestCaseKey(test: test.id, testCase: Test.Case.current)
+            if let run = swiftTestingRuns.withLock({ $0[key] }) { return run }
+            // Made outside the lock: telling the run its policy takes the run's own.
+            let made = TestRun(name: name(of: test))
+            made.findingPolicy = declaredFindingPolicy(of: test)
             return swiftTestingRuns.withLock { runs in
                 if let run = runs[key] { return run }
-                let run = TestRun(name: name(of: test))
-                runs[key] = run
-                return run
+                runs[key] = made
+                return made
             }
         }
         return XCTestRunObserver.shared.currentRun
@@ -113,6 +123,11 @@ package enum TestIdentification {
         guard site.fileID.contains("/"), let fileName = site.fileID.split(separator: "/").last else { return nil }
         return SourceLocation(fileID: site.fileID, filePath: String(fileName), line: max(site.line, 1), column: 1)
     }
+}
+
+/// A trait that allows findings in the tests it applies to (`.wiringFindings`).
+package protocol FindingPolicyTrait: Trait {
+    var findingPolicy: WiringFindings { get }
 }
 
 /// One case of a Swift Testing test: the test, and for a parameterized one, its arguments and

@@ -350,6 +350,13 @@ final class LayerStack: Sendable {
             mutant: mutant)
     }
 
+    /// The fakes a resolution starting now in this task uses, the layers' own over the test
+    /// container's, and whether relying on one is a problem (`isStrict`, in any of them).
+    var activeFakes: (registry: Registry, isStrict: Bool) {
+        let layers = activeLayers
+        return (fakes(seenThrough: layers), fakes.isStrict || layers.contains { $0.layerFakes?.isStrict == true })
+    }
+
     /// The fakes a resolution through `layers` (top first) uses: the layers' own, top first,
     /// over the test container's.
     private func fakes(seenThrough layers: [OverrideLayer]) -> Registry {

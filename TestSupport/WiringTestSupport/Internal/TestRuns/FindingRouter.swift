@@ -13,6 +13,10 @@ package enum FindingRouter {
     /// resolve: what they meet they report themselves.
     @TaskLocal package static var isProbing = false
 
+    /// Set while a test's `.testContainer` applies its suite's test doubles again, to its own
+    /// container: what they notice, the suite's container noticed for this test already.
+    @TaskLocal package static var isReapplying = false
+
     /// Reports `finding`, noticed by a test container whose owner (the test it was made in, or
     /// for) is `owner`, whose own policy is `policy` and whose log is `log`. It fails `culprit`,
     /// the test known to have made it (the one that pushed a layer it left pushed), if given;
@@ -22,7 +26,7 @@ package enum FindingRouter {
         _ finding: WiringWarning, culprit: TestRun? = nil, owner: TestRun?, policy: WiringFindings = .failTests,
         noticedBy log: WarningLog.ID? = nil
     ) {
-        guard !isProbing else { return }
+        guard !isProbing, !isReapplying else { return }
         let running = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         guard let test = culprit ?? running ?? owner else {
             RunEnd.warn(finding.description)

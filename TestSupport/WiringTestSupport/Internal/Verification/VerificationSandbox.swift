@@ -20,7 +20,10 @@ final class VerificationSandbox: ResolutionSource {
     /// The entry the sandbox resolves for each registration, by position: a copy kept like a
     /// singleton, one replaying the error it failed with, or the registration itself.
     private let built: LockedState<ContiguousArray<RegistrationEntry>>
-    /// Whether a service coming from `test.fakes` is a problem.
+    /// The fakes the check began with, as the test container's lookup in this task sees them
+    /// (a layer's own over the container's).
+    private let fakes: Registry
+    /// Whether a service coming from a fake is a problem.
     let reportsFakes: Bool
     private let instances = InstanceStore()
     /// The registrations whose instances the current check made inside a step with
@@ -59,7 +62,8 @@ final class VerificationSandbox: ResolutionSource {
     init(test: TestContainer, registrations: [Lookup], notesGraph: Bool = false) {
         self.test = test
         self.registrations = registrations.map(\.entry)
-        let fakes = test.fakes.registry
+        let (fakes, strict) = test.layers.activeFakes
+        self.fakes = fakes
         self.built = LockedState(ContiguousArray(registrations.map { found in
             // A live-only registration never runs here: a fake answers it, or nothing does.
             guard found.entry.options.isLiveOnly else { return Self.builtOnce(found.entry) }
@@ -67,7 +71,7 @@ final class VerificationSandbox: ResolutionSource {
         }))
         self.positions = Dictionary(
             registrations.enumerated().map { ($1.entry.key, $0) }, uniquingKeysWith: { _, last in last })
-        self.reportsFakes = test.fakes.isStrict
+        self.reportsFakes = strict
         self.notes = notesGraph ? LockedState(Notes()) : nil
     }
 
@@ -317,7 +321,7 @@ final class VerificationSandbox: ResolutionSource {
         }
         // Fakes (and anything registered since the check began), as the test container finds them.
         guard let found = test.lookup(key, in: call) else { return nil }
-        let isFake = test.fakes.registry[key] === found.entry
+        let isFake = fakes[key] === found.entry
         return Lookup(entry: found.entry, cache: instances, origin: isFake ? Self.fakeOrigin : 0)
     }
 
