@@ -12,7 +12,9 @@ package struct Baseline: Equatable, Sendable {
     /// The baseline `text` lists, read from `path`.
     package init(text: String, path: String) throws(MutantsOptions.UsageError) {
         var accepted: Set<String> = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line end, `\r\n` too: Swift reads `\r\n` as one `Character`, which is not `"\n"`,
+        // and a baseline saved on Windows would be one line.
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let entry = line.trimmingCharacters(in: .whitespaces)
             if entry.isEmpty || entry.hasPrefix("#") { continue }
             guard let colon = entry.lastIndex(of: ":"), Mutation(rawValue: String(entry[entry.index(after: colon)...])) != nil,

@@ -26,8 +26,9 @@ package enum MutantsCommand {
                 try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             }
             print(options.printsJSON ? json : report.render())
-            if let least = options.failUnder, report.score < least {
-                printError("wiring-mutants: the score \(report.score)% is below --fail-under \(least)")
+            if let least = options.failUnder, report.isBelow(least) {
+                let bound = least == least.rounded() ? String(Int(least)) : String(least)
+                printError("wiring-mutants: the score \(report.score)% is below --fail-under \(bound)")
                 return 1
             }
             return 0

@@ -18,10 +18,13 @@ package struct MutantsOptions: Equatable, Sendable {
     package var jsonPath: String?
     /// Print the JSON report instead of the text one: `--format json`.
     package var printsJSON = false
-    /// The least score that passes: `--fail-under`; without it the exit status ignores survivors.
-    package var failUnder: Int?
+    /// The least score that passes, from 0 to 100, fractions kept: `--fail-under`; without it
+    /// the exit status ignores survivors.
+    package var failUnder: Double?
     /// How many mutants run at once: `--jobs`, the machine's cores by default.
     package var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// The most `--jobs` takes: each job is a test process, and a thread here waits on each.
+    package static let mostJobs = 1024
     /// How long one mutant's run may take, in seconds, before it is cut and reported timed out:
     /// `--timeout`.
     package var timeout: Double = 120
@@ -47,7 +50,8 @@ package struct MutantsOptions: Equatable, Sendable {
         }
         func number(of flag: String, atLeast least: Double) throws(UsageError) -> Double {
             let text = try value(of: flag)
-            guard let number = Double(text), number >= least else {
+            // Finite: a deadline of `inf` seconds from now is no date.
+            guard let number = Double(text), number.isFinite, number >= least else {
                 throw UsageError(description: "\(flag) \(text): write a number of at least \(Int(least))")
             }
             return number
@@ -68,10 +72,18 @@ package struct MutantsOptions: Equatable, Sendable {
                 }
                 options.printsJSON = format == "json"
             case "--fail-under":
-                let score = try number(of: argument, atLeast: 0)
-                guard score <= 100 else { throw UsageError(description: "--fail-under \(Int(score)): write a score from 0 to 100") }
-                options.failUnder = Int(score)
-            case "--jobs": options.jobs = Int(try number(of: argument, atLeast: 1))
+                let text = try value(of: argument)
+                // `Double` reads `inf` and `1e300` too: the range check keeps them out.
+                guard let score = Double(text), score.isFinite, (0...100).contains(score) else {
+                    throw UsageError(description: "--fail-under \(text): write a score from 0 to 100")
+                }
+                options.failUnder = score
+            case "--jobs":
+                let text = try value(of: argument)
+                guard let jobs = Int(text), (1...mostJobs).contains(jobs) else {
+                    throw UsageError(description: "--jobs \(text): write a whole number from 1 to \(mostJobs)")
+                }
+                options.jobs = jobs
             case "--timeout": options.timeout = try number(of: argument, atLeast: 1)
             case "--help", "-h": options.showsHelp = true
             default:
@@ -101,8 +113,9 @@ package struct MutantsOptions: Equatable, Sendable {
           --baseline <file>     Accepted survivors, one <key>:<mutation> a line ('#' comments).
           --json <file>         Write the JSON report there too.
           --format text|json    What to print: the text report (default) or the JSON.
-          --fail-under <score>  Exit with status 1 when the score is below it (0 to 100).
-          --jobs <n>            Mutants run at once; the machine's cores by default.
+          --fail-under <score>  Exit with status 1 when the score is below it (0 to 100,
+                                fractions too: 66.5).
+          --jobs <n>            Mutants run at once (1 to 1024); the machine's cores by default.
           --timeout <seconds>   How long one mutant's run may take (default 120).
           --package-path <dir>  The package to test (default: the current directory).
           --scratch-path <dir>  SwiftPM's build directory, as for swift build.

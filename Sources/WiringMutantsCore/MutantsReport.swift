@@ -85,6 +85,12 @@ package struct MutantsReport: Codable, Equatable, Sendable {
     package let totals: Totals
     package let mutants: [Mutant]
 
+    /// Whether the score is below `least` (`--fail-under`, fractions kept): the score as the
+    /// report prints it, rounded down, so a run never passes a bound its printed score is below.
+    package func isBelow(_ least: Double) -> Bool {
+        Double(score) < least
+    }
+
     /// The report of `mutants`, in the order given.
     package init(mutants: [Mutant]) {
         var totals = Totals()

@@ -121,6 +121,8 @@ package struct MutantsRunner: Sendable {
         let mutation: Mutation
         let tests: [String]
         let selection: TestSelection
+        /// The Swift Testing tests the selection runs, by identifier: those a display name may be.
+        let swiftTestingRun: [String]
     }
 
     private func runMutants(
@@ -130,8 +132,10 @@ package struct MutantsRunner: Sendable {
         if let only = options.only {
             registrations = registrations.filter { $0.key == only }
             guard !registrations.isEmpty else {
-                let keys = coverage.registrations.map(\.key).prefix(20).joined(separator: ", ")
-                throw Failure(description: "no registration \(only.debugDescription) in the coverage; --only takes a key as the report prints it: \(keys)")
+                let keys = coverage.registrations.map(\.key).prefix(20).map { Self.shortened($0) }.joined(separator: ", ")
+                throw Failure(
+                    description: "no registration \(Self.shortened(only.debugDescription)) in the coverage; "
+                        + "--only takes a key as the report prints it: \(keys)")
             }
         }
         var results: [MutantsReport.Mutant?] = []
@@ -146,7 +150,13 @@ package struct MutantsRunner: Sendable {
                 if tests.isEmpty && !isCut {
                     results.append(mutant(registration, mutation, .notCovered, tests: []))
                 } else {
-                    jobs.append((results.count, Job(registration: registration, mutation: mutation, tests: tests, selection: selection)))
+                    let swiftTestingRun = selection.wholeTargets == nil ? selection.swiftTesting : catalog.swiftTesting
+                    jobs.append((
+                        results.count,
+                        Job(
+                            registration: registration, mutation: mutation, tests: tests, selection: selection,
+                            swiftTestingRun: swiftTestingRun)
+                    ))
                     results.append(nil)
                 }
             }
@@ -206,17 +216,48 @@ package struct MutantsRunner: Sendable {
         guard let failure = failedWithoutName else {
             return mutant(job.registration, job.mutation, .survived, tests: job.tests, reproduce: reproduce)
         }
-        let failed = TestOutput.failedTests(in: output).map { printed in
-            job.tests.first { TestOutput.name(printed, isTest: $0) } ?? printed
-        }
+        let failed = failedTests(in: output, of: job, mutant: name)
         let resolvedBy = job.registration.resolvedBy ?? []
         let verificationOnly = (job.registration.verifiedBy ?? []).filter { !resolvedBy.contains($0) }
-        // Caught by verification only when every test that failed is one that only verified.
-        if let first = failed.first, failed.allSatisfy(verificationOnly.contains) {
-            return mutant(job.registration, job.mutation, .caughtByVerification, killedBy: first, tests: job.tests)
+        func onlyVerified(_ failure: (printed: String, tests: [String])) -> Bool {
+            !failure.tests.isEmpty && failure.tests.allSatisfy(verificationOnly.contains)
         }
-        let killer = failed.first { !verificationOnly.contains($0) } ?? failure
+        func named(_ failure: (printed: String, tests: [String])) -> String {
+            failure.tests.count == 1 ? failure.tests[0] : failure.printed
+        }
+        // Caught by verification only when every test that failed is one that only verified.
+        if let first = failed.first, failed.allSatisfy(onlyVerified) {
+            return mutant(job.registration, job.mutation, .caughtByVerification, killedBy: named(first), tests: job.tests)
+        }
+        let killer = failed.first { !onlyVerified($0) }.map(named) ?? failure
         return mutant(job.registration, job.mutation, .killed, killedBy: killer, tests: job.tests)
+    }
+
+    /// The failures `output` of `job`'s run under `mutant` prints, first first, each with the
+    /// tests it may be: the one its name is, or, for a Swift Testing display name (which says
+    /// nothing of the function's name), those of the run no line names otherwise. Where the
+    /// process says in as many of those as there are such failures that verification found
+    /// problems (`TestOutput.verificationMarker`), which fails a test, the failures are those.
+    private func failedTests(in output: String, of job: Job, mutant: String) -> [(printed: String, tests: [String])] {
+        let printed = TestOutput.failedTests(in: output)
+        let displayed = printed.filter(TestOutput.isDisplayName)
+        var byDisplayName: [String] = []
+        if !displayed.isEmpty {
+            // A name only eliminates the one test it can be: a function name two suites share names neither.
+            var namedOtherwise: Set<String> = []
+            for name in TestOutput.swiftTestingNames(in: output) where !TestOutput.isDisplayName(name) {
+                let tests = job.swiftTestingRun.filter { TestOutput.name(name, isTest: $0) }
+                if tests.count == 1 { namedOtherwise.insert(tests[0]) }
+            }
+            byDisplayName = job.swiftTestingRun.filter { !namedOtherwise.contains($0) }
+            let verificationFailed = TestOutput.testsVerificationFailed(in: output, under: mutant).filter(byDisplayName.contains)
+            if verificationFailed.count == displayed.count { byDisplayName = verificationFailed }
+        }
+        return printed.map { printed in
+            if TestOutput.isDisplayName(printed) { return (printed, byDisplayName) }
+            let ofJob = job.tests.filter { TestOutput.name(printed, isTest: $0) }
+            return (printed, ofJob.isEmpty ? job.swiftTestingRun.filter { TestOutput.name(printed, isTest: $0) } : ofJob)
+        }
     }
 
     /// Runs `body` on each of `jobs`, `options.jobs` at a time, and gives the results in order.
@@ -253,6 +294,13 @@ package struct MutantsRunner: Sendable {
     /// The last lines of `output`: what says why a build or run failed, bounded.
     static func tail(_ output: String, lines count: Int = 30) -> String {
         output.split(separator: "\n", omittingEmptySubsequences: false).suffix(count).joined(separator: "\n")
+    }
+
+    /// `text` whole if short, else its start and end and how long it was, so that a message
+    /// naming keys stays small whatever their length (a deeply generic type's name).
+    static func shortened(_ text: String, head: Int = 60, tail: Int = 20) -> String {
+        guard text.count > head + tail + 1 else { return text }
+        return "\(text.prefix(head))…\(text.suffix(tail)) (\(text.count) characters)"
     }
 
     /// `text` in single quotes, for a shell.

@@ -21,7 +21,8 @@ struct RunnerPartsTests {
 
     @Test(arguments: [
         (["--fail-under", "120"], "--fail-under 120: write a score from 0 to 100"),
-        (["--jobs", "0"], "--jobs 0: write a number of at least 1"),
+        (["--jobs", "0"], "--jobs 0: write a whole number from 1 to 1024"),
+        (["--fail-under", "inf"], "--fail-under inf: write a score from 0 to 100"),
         (["--only"], "--only needs a value (see --help)"),
         (["--format", "xml"], "--format xml: write --format text or --format json"),
         (["--verbose"], #"unknown argument "--verbose" (see --help)"#),
