@@ -26,7 +26,7 @@ public func assertNoFakesUsed(
 }
 
 package func checkNoFakesUsed(_ test: TestContainer, at site: CallSite) {
-    let faked = test.fakes.fakedKeys
+    let faked = test.fakedKeysSeenHere
     guard !faked.isEmpty else { return }
     let count = faked.count == 1 ? "1 service came" : "\(faked.count) services came"
     var lines = ["\(count) from fakes, as nothing registered them or their registration is live-only:"]

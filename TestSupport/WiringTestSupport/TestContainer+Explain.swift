@@ -51,7 +51,7 @@ extension TestContainer {
             }
             candidates.append((entry, .init(origin: origin, site: entry.site, scope: entry.scope)))
         }
-        var fake = layers.fakes.registry[key].map {
+        var fake = layers.activeFakes.registry[key].map {
             (entry: $0, candidate: WiringExplanation.Candidate(origin: "the fake", site: $0.site, scope: $0.scope))
         }
         if let found = layers.base.lookup(key, in: nil) {

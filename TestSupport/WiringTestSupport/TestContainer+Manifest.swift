@@ -52,6 +52,7 @@ extension TestContainer {
         let unchecked = Set(findings.report.unchecked)
         let liveOnly = Set(findings.report.liveOnly)
         let graph = findings.graph
+        let fakes = layers.activeFakes.registry
 
         /// How far the check got with `key`.
         func check(of key: ServiceKey) -> WiringManifest.Entry.Check {
@@ -63,7 +64,7 @@ extension TestContainer {
         /// What answers a key, as a resolution through the sandbox looks it up.
         func answer(_ key: ServiceKey) -> WiringManifest.Need.Answer {
             if registered.contains(key) { return .registration }
-            if fakes.registry[key] != nil { return .fake }
+            if fakes[key] != nil { return .fake }
             return Self.implicitEntry(for: key) != nil ? .implicit : .missing
         }
 

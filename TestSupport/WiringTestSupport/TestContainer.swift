@@ -264,6 +264,18 @@ public final class TestContainer: Resolver, Sendable {
     /// for WiringXCTest's teardown, which pops what a test left pushed. A test reads its layers
     /// in ``trace`` and ``explain(_:name:arguments:)``, and a layer left pushed is an `unbalanced-push`
     /// finding.
+    /// Every key a fake stood in for, as the calling task sees the fakes: the test container's,
+    /// then those of its layers' own (a `.fakes` trait's under a shared test container).
+    package var fakedKeysSeenHere: [ServiceKey] {
+        layers.activeFakedKeys
+    }
+
+    /// Whether `entry` is a fake the calling task's lookups find: the test container's, or a
+    /// layer's own.
+    package func isFakeSeenHere(_ entry: RegistrationEntry) -> Bool {
+        layers.activeFakes.registry[entry.key] === entry
+    }
+
     package var layerNames: [String] {
         layers.activeLayers.dropLast().reversed().map(\.name)
     }

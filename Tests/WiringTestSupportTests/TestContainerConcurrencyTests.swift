@@ -305,7 +305,9 @@ private final class HH3Repo: @unchecked Sendable {
             speed.work()
             return try HH3Repo(dep: r.resolve(HH3Dep.self), log: r.resolve(HH3Log.self))
         }.scope(.container)
-        return TestContainer(base: base)
+        let test = TestContainer(base: base)
+        test.isTrackingLeaks = true                             // on by default in debug builds only
+        return test
     }
 
     /// Runs `rounds` rounds of two tests sharing `test`: thread 0 enters a `withOverrides` scope

@@ -14,7 +14,7 @@ enum RegistrationLookup {
     static func describe(_ key: ServiceKey, in resolver: any Resolver) -> String? {
         guard let source = source(of: resolver), let found = source.lookup(key) else { return nil }
         let entry = found.entry
-        if let test = resolver as? TestContainer, test.fakes.registry[key] === entry {
+        if let test = resolver as? TestContainer, test.isFakeSeenHere(entry) {
             return "\(entry.scope), a fake registered at \(entry.site)"
         }
         let origin = found.origin != 0 && resolver is TestContainer ? "overridden" : "registered"

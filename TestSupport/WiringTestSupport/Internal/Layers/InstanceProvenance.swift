@@ -19,9 +19,10 @@ enum InstanceProvenance {
 
     /// What one instance was made with.
     struct MadeWith: Sendable {
-        /// The registry the resolution that made it looked up in: while a lookup uses the same
-        /// one, nothing it depends on can have changed.
+        /// The registry and the fakes the resolution that made it looked up in: while a lookup
+        /// uses the same ones, nothing it depends on can have changed.
         let registry: Registry
+        let fakes: Registry?
         let dependencies: Set<Dependency>
     }
 
@@ -40,7 +41,7 @@ enum InstanceProvenance {
                     dependencies.formUnion(inherited.dependencies)
                 }
             }
-            return MadeWith(registry: snapshot.registry, dependencies: dependencies)
+            return MadeWith(registry: snapshot.registry, fakes: snapshot.fakes, dependencies: dependencies)
         }
     }
 

@@ -18,8 +18,9 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     let revision: Int
     /// The layers that have overrides, top first: most have none.
     private let overrides: ContiguousArray<(registry: Registry, origin: Int)>
-    /// The fakes' registry, unless it is empty (it mostly is).
-    private let fakes: Registry?
+    /// The fakes' registry (the layers' own over the test container's), unless it is empty (it
+    /// mostly is).
+    let fakes: Registry?
     /// The registry a resolution looks plain keys up in first: the base's, as it was when this
     /// was taken, with the overrides on top. Every plain key is then either there, or not
     /// overridden nor in the base itself.
@@ -132,6 +133,11 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         origin(of: entry) == 0 && !isFake(entry) && !entry.options.isRefusal && mutation?.key != entry.key
     }
 
+    /// The layer's fakes `entry` is one of, top first; `nil` for the test container's own.
+    func layerFakes(owning entry: RegistrationEntry) -> Fakes? {
+        layers.lazy.compactMap(\.layerFakes).first { $0.registry[entry.key] === entry }
+    }
+
     /// Whether `entry` is one of the fakes.
     func isFake(_ entry: RegistrationEntry) -> Bool {
         fakes?[entry.key] === entry
@@ -213,7 +219,7 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     private func staleness(
         of entry: RegistrationEntry, madeWith: InstanceProvenance.MadeWith, keptIn layer: OverrideLayer
     ) -> StaleInstance? {
-        guard madeWith.registry !== registry else { return nil }
+        guard madeWith.registry !== registry || madeWith.fakes !== fakes else { return nil }
         for dependency in madeWith.dependencies.sorted(by: { $0.key.description < $1.key.description }) {
             let now = answer(to: dependency.key)
             guard now?.entry.id != dependency.entryID else { continue }

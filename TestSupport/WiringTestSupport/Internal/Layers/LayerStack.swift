@@ -205,6 +205,7 @@ final class LayerStack: Sendable {
         // The base's own registration only, as `Container.resetScope(_:only:)` drops: what a
         // parent's registration made stays.
         if let own = base.registry[key] { answering.append(own) }
+        answering += layers.compactMap { $0.layerFakes?.registry[key] }
         if let fake = fakes.registry[key] { answering.append(fake) }
         if let implicit = ImplicitRegistrations.existingEntry(for: key) { answering.append(implicit) }
         let ids = Set(answering.filter { $0.scope == scope }.map(\.id))
@@ -355,6 +356,16 @@ final class LayerStack: Sendable {
     var activeFakes: (registry: Registry, isStrict: Bool) {
         let layers = activeLayers
         return (fakes(seenThrough: layers), fakes.isStrict || layers.contains { $0.layerFakes?.isStrict == true })
+    }
+
+    /// Every key a fake stood in for, as the calling task sees the fakes: the test container's,
+    /// then those of its layers' own, each once.
+    var activeFakedKeys: [ServiceKey] {
+        var keys = fakes.fakedKeys
+        for layer in activeLayers.reversed() {
+            for key in layer.layerFakes?.fakedKeys ?? [] where !keys.contains(key) { keys.append(key) }
+        }
+        return keys
     }
 
     /// The fakes a resolution through `layers` (top first) uses: the layers' own, top first,

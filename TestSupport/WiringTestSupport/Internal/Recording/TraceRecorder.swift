@@ -98,8 +98,9 @@ final class TraceRecorder: ResolutionObserver, Sendable {
     /// Notes a step that begins, below the open one.
     func willResolve(_ found: Lookup, path: @autoclosure () -> [ServiceKey]) {
         // A fake for a live-only registration is found in the merged registry, like the base's.
+        // Noted in the fakes it came from: a layer's are one test's.
         if _slowPath(found.origin == LayerSnapshot.fakeOrigin || snapshot.isFake(found.entry)) {
-            store.fakes.noteUsed(found.entry.key)
+            (snapshot.layerFakes(owning: found.entry) ?? store.fakes).noteUsed(found.entry.key)
         }
         log.begin(found)
     }
