@@ -53,11 +53,16 @@ public struct WiringProblem: Hashable, Sendable, CustomStringConvertible {
     public let details: [String]
     /// What to do about it, in one sentence.
     public let fix: String
+    /// For a captive dependency, how many services that keep nothing of their own (`.graph`,
+    /// `.transient`) stand between the instance that keeps it and the captive one, at the end
+    /// of ``path``: the keeping one is the registration at fault.
+    let heldThrough: Int
 
     init(
         kind: Kind, identifier: String, path: [ServiceKey], site: RegistrationSite?, message: String,
-        details: [String] = [], fix: String
+        details: [String] = [], fix: String, heldThrough: Int = 0
     ) {
+        self.heldThrough = heldThrough
         self.kind = kind
         self.identifier = identifier
         self.key = path[0]
@@ -69,11 +74,12 @@ public struct WiringProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The registration ``site`` belongs to: the failing key itself for a factory that failed,
-    /// else the step that asked for the key at fault.
+    /// the instance that keeps a captive one, else the step that asked for the key at fault.
     var siteOwner: ServiceKey? {
         switch kind {
         case .factoryFailed, .other: path.last
-        case .missingDependency, .cycle, .captiveDependency, .faked: path.dropLast().last
+        case .missingDependency, .cycle, .faked: path.dropLast().last
+        case .captiveDependency: path.dropLast(1 + heldThrough).last
         }
     }
 

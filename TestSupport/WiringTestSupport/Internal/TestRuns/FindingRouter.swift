@@ -32,7 +32,10 @@ package enum FindingRouter {
             RunEnd.warn(finding.description)
             return
         }
-        let policy = policy.merging(test.findingPolicy).merging(WiringFindings.bound).merging(.environment)
+        // What the calling task allows counts only for its own test's findings: another test's
+        // (a layer it left pushed) is judged by that test's allowances.
+        let allowedHere = test === running ? WiringFindings.bound : .failTests
+        let policy = policy.merging(test.findingPolicy).merging(allowedHere).merging(.environment)
         guard !policy.allows(finding.identifier), test.noteReported(finding, noticedBy: log) else { return }
         if test === running, RunningTests.recordNow(finding, reportsOnly: policy.reportsOnly) { return }
         if test.queue(finding, reportsOnly: policy.reportsOnly) {

@@ -203,7 +203,10 @@ final class VerificationObserver: ResolutionObserver, @unchecked Sendable {
             message: "\(holder.key) (\(holderScope)) holds \(held) (\(scope))\(through), so one \(held) lives as long as the "
                 + "kept \(holder.key)",
             fix: "make \(held) \(holderScope) too, or inject `Provider<\(held.typeDescription)>` into \(direct) and resolve it "
-                + "when needed.")
+                + "when needed.",
+            // The keys between the holder, which `path` passes through (its own path is the
+            // keys above it), and the captive one.
+            heldThrough: max(path.count - 2 - holder.path.count, 0))
     }
 
     private func faked(_ key: ServiceKey, found: Lookup, path: [ServiceKey]) -> WiringProblem {

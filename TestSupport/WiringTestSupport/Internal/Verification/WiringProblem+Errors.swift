@@ -96,6 +96,6 @@ extension WiringProblem {
         guard start > 0 else { return self }
         return WiringProblem(
             kind: kind, identifier: identifier, path: Array(path[start...]), site: site, message: message,
-            details: details, fix: fix)
+            details: details, fix: fix, heldThrough: heldThrough)
     }
 }

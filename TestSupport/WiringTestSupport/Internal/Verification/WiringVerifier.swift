@@ -242,7 +242,7 @@ private struct ProblemList {
     }
 
     mutating func add(_ problem: WiringProblem) {
-        let start = closest(problem.kind, problem.path)
+        let start = closest(problem.kind, problem.path, heldThrough: problem.heldThrough)
         guard isNew(problem.kind, problem.identifier, problem.path[start...]) else { return }
         found.append(problem.starting(at: start))
     }
@@ -266,11 +266,12 @@ private struct ProblemList {
 
     /// Where the problem starts as the verification of the last registration on its path, at
     /// or above the step at fault, finds it, when that registration builds alone.
-    private func closest(_ kind: WiringProblem.Kind, _ path: [ServiceKey]) -> Int {
+    private func closest(_ kind: WiringProblem.Kind, _ path: [ServiceKey], heldThrough: Int = 0) -> Int {
         let atFault: Int
         switch kind {
         case .factoryFailed, .other: atFault = path.count - 1
-        case .missingDependency, .captiveDependency, .faked: atFault = path.count - 2
+        case .missingDependency, .faked: atFault = path.count - 2
+        case .captiveDependency: atFault = path.count - 2 - heldThrough
         case .cycle: atFault = cycleStart(path[...])
         }
         guard atFault > 0 else { return 0 }
