@@ -370,3 +370,48 @@ private final class HH3Repo: @unchecked Sendable {
         #expect(wrong.count == 0, "of \(found.count) rounds; the first: \(wrong.first ?? [])")
     }
 }
+
+// MARK: A registration's options changed while threads resolve it
+
+private final class OptionRaced: Sendable {}
+
+/// Changing a registration's options drops the instance kept for it, in the app and in a test
+/// container; a resolve that began before the change may still keep the old one beside it, but
+/// never in place of the new one: the new options' instance is made once, whichever finishes
+/// first.
+@Suite struct OptionsChangedWhileResolving {
+    @Test(.timeLimit(.minutes(2)), arguments: FactorySpeed.allCases)
+    func theNewOptionsInstanceIsMadeOnce(speed: FactorySpeed) async {
+        var failures: [String] = []
+        for round in 0..<speed.rounds / 5 {
+            let base = Container()
+            let registration = base.register(OptionRaced.self) { _ in
+                speed.work()
+                return OptionRaced()
+            }.scope(.container)
+            let test = TestContainer(base: base)
+            let hooked = LockedCounter()
+            let after = Locked<[ObjectIdentifier]>([])
+            let changed = Locked(false)
+            let finished = await raceThreadsAsync(8, timeout: .seconds(30)) { thread in
+                if thread == 0 {
+                    registration.initCompleted { _, _ in hooked.increment() }
+                    changed.withLock { $0 = true }
+                    return
+                }
+                for _ in 0..<20 {
+                    let wasChanged = changed.withLock { $0 }
+                    guard let instance = try? test.resolve(OptionRaced.self) else { continue }
+                    if wasChanged { after.withLock { $0.append(ObjectIdentifier(instance)) } }
+                }
+            }
+            let last = try? test.resolve(OptionRaced.self)
+            if !finished { failures.append("round \(round): the race did not finish") }
+            if hooked.value != 1 { failures.append("round \(round): the hooked copy was made \(hooked.value) times") }
+            if let last, !after.withLock({ $0 }).allSatisfy({ $0 == ObjectIdentifier(last) }) {
+                failures.append("round \(round): resolves begun after the change gave more than one instance")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}

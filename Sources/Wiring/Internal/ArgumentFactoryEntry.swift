@@ -25,7 +25,7 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: __owned Options,
         arguments: ArgumentAccess<Service>? = nil, isolatedFactory: IsolatedFactory<Service>? = nil,
-        registrationID: Int? = nil,
+        registrationID: Int? = nil, version: Int = 0,
         factory: @escaping @Sendable (any Resolver, UnsafeArguments) throws -> Service
     ) {
         self.factory = factory
@@ -33,13 +33,13 @@ package final class ArgumentFactoryEntry<Service>: TypedEntry<Service>, @uncheck
         self.arguments = arguments
         identity = options.scope.lifetime.policy.keepsInstances ? arguments?.makeIdentity() : nil
         variants = identity != nil && registrationID == nil ? LockedState([:]) : nil
-        super.init(key: key, id: id, site: site, options: options, registrationID: registrationID)
+        super.init(key: key, id: id, site: site, options: options, registrationID: registrationID, version: version)
     }
 
     override package func copy(options: __owned Options) -> RegistrationEntry {
         ArgumentFactoryEntry(
             key: key, id: id, site: site, options: options, arguments: arguments, isolatedFactory: isolatedFactory,
-            factory: factory)
+            version: version + 1, factory: factory)
     }
 
     override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {

@@ -44,27 +44,58 @@ package final class InstanceStore: InstanceCache {
         var released: [AnyObject] { [box, entry] }
     }
 
-    private let instances = LockedState<[Key: Kept]>([:])
+    private struct Instances {
+        var kept: [Key: Kept] = [:]
+        /// The key each registration's instance is kept under now, by entry id: keeping one for a
+        /// later copy of the entry (its options changed) lets go of this one, as a container
+        /// drops its instance then. (One for an earlier copy, from a resolution that began before
+        /// the change, is kept beside it, never instead of it.)
+        var current: [Int: Key] = [:]
+
+        /// Drops what is kept under the keys `dropping` selects, returning it for the caller to
+        /// let go of outside the lock.
+        mutating func remove(where dropping: (Key) -> Bool) -> [AnyObject] {
+            let keys = kept.keys.filter(dropping)
+            for key in keys where current[key.entry] == key { current[key.entry] = nil }
+            return keys.flatMap { kept.removeValue(forKey: $0)?.released ?? [] }
+        }
+    }
+
+    private let instances = LockedState(Instances())
 
     package init() {}
 
     /// The box kept for `entry` in its current scope.
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0[Key(entry)]?.box }
+        instances.withLock { $0.kept[Key(entry)]?.box }
     }
 
     /// The box kept for `entry` in its current scope, and the note beside it.
     package func kept(for entry: RegistrationEntry) -> (box: AnyObject, note: (any Sendable)?)? {
-        instances.withLock { $0[Key(entry)].map { ($0.box, $0.note) } }
+        instances.withLock { $0.kept[Key(entry)].map { ($0.box, $0.note) } }
     }
 
     package func store(_ box: AnyObject, for entry: RegistrationEntry) {
         store(box, for: entry, note: nil)
     }
 
-    /// Keeps `box` for `entry`, with `note` beside it, under one lock.
+    /// Keeps `box` for `entry`, with `note` beside it, under one lock; lets go of what was kept
+    /// for an earlier copy of the entry, outside it.
     package func store(_ box: AnyObject, for entry: RegistrationEntry, note: (any Sendable)?) {
-        instances.withLock { $0[Key(entry)] = Kept(box: box, note: note, entry: entry) }
+        let replaced = instances.withLock { instances -> [Kept?] in
+            let key = Key(entry)
+            var replaced: [Kept?] = []
+            if let current = instances.current[entry.id], current != key {
+                if let now = instances.kept[current], now.entry.version > entry.version {
+                    return [instances.kept.updateValue(Kept(box: box, note: note, entry: entry), forKey: key)]
+                }
+                replaced.append(instances.kept.removeValue(forKey: current))
+            }
+            instances.current[entry.id] = key
+            replaced.append(instances.kept.updateValue(Kept(box: box, note: note, entry: entry), forKey: key))
+            return replaced
+        }
+        withExtendedLifetime(replaced) {}
     }
 
     /// Drops what is kept for the registration with `id` (and its argument variants), in any
@@ -72,18 +103,12 @@ package final class InstanceStore: InstanceCache {
     /// resolve something).
     @discardableResult
     package func remove(entryID id: Int) -> [AnyObject] {
-        instances.withLock { instances in
-            let keys = instances.keys.filter { $0.registration == id }
-            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
-        }
+        instances.withLock { $0.remove { $0.registration == id } }
     }
 
     /// Drops what is kept for the registrations with these ids, returning it.
     package func remove(entryIDs ids: Set<Int>) -> [AnyObject] {
-        instances.withLock { instances in
-            let keys = instances.keys.filter { ids.contains($0.entry) || ids.contains($0.registration) }
-            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
-        }
+        instances.withLock { $0.remove { ids.contains($0.entry) || ids.contains($0.registration) } }
     }
 
     /// Drops the instances of `scope`, returning them.
@@ -94,17 +119,14 @@ package final class InstanceStore: InstanceCache {
     /// Removes the instances of `scope`, but for those of the registrations `kept` (by id), and
     /// returns them, to be released by the caller outside the lock.
     package func reset(_ scope: Scope, keeping kept: Set<Int>) -> [AnyObject] {
-        instances.withLock { instances in
-            let keys = instances.keys.filter { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) }
-            return keys.flatMap { instances.removeValue(forKey: $0)?.released ?? [] }
-        }
+        instances.withLock { $0.remove { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) } }
     }
 
     /// Drops everything, returning it.
     package func removeAll() -> [AnyObject] {
         instances.withLock { instances in
-            defer { instances = [:] }
-            return instances.values.flatMap(\.released)
+            defer { instances = Instances() }
+            return instances.kept.values.flatMap(\.released)
         }
     }
 
@@ -116,7 +138,7 @@ package final class InstanceStore: InstanceCache {
 
     /// Every object kept (for `.weak`, while it lives).
     package var objects: [AnyObject] {
-        instances.withLock { $0.values.map(\.box) }.compactMap(Self.object(in:))
+        instances.withLock { $0.kept.values.map(\.box) }.compactMap(Self.object(in:))
     }
 
     /// Whether anything is kept for `entry` in its current scope.

@@ -36,6 +36,9 @@ package class RegistrationEntry: @unchecked Sendable {
     /// a kept scope makes per distinct runtime arguments (see ``ArgumentFactoryEntry``), the
     /// registration's. Dropping a registration's instances drops all of them.
     package let registrationID: Int
+    /// How many times the registration's options changed before this copy was made: a store
+    /// keeping an instance of an earlier copy lets it go for a later one, never the other way.
+    package let version: Int
     package let site: RegistrationSite
     package let options: Options
     // Read on every resolution; kept apart so reading them copies no strings or arrays.
@@ -90,9 +93,11 @@ package class RegistrationEntry: @unchecked Sendable {
     package var hooks: [Hook] { options.hooks }
 
     package init(
-        key: __owned ServiceKey, id: Int, site: __owned RegistrationSite, options: __owned Options, registrationID: Int? = nil
+        key: __owned ServiceKey, id: Int, site: __owned RegistrationSite, options: __owned Options, registrationID: Int? = nil,
+        version: Int = 0
     ) {
         self.id = id
+        self.version = version
         self.registrationID = registrationID ?? id
         self.policy = options.scope.lifetime.policy
         self.hasHooks = !options.hooks.isEmpty
@@ -209,16 +214,18 @@ package final class FactoryEntry<Service>: TypedEntry<Service>, @unchecked Senda
 
     package init(
         key: ServiceKey, id: Int = RegistrationEntry.nextID(), site: RegistrationSite, options: __owned Options,
-        isolatedFactory: IsolatedFactory<Service>? = nil,
+        isolatedFactory: IsolatedFactory<Service>? = nil, version: Int = 0,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
         self.factory = factory
         self.isolatedFactory = isolatedFactory
-        super.init(key: key, id: id, site: site, options: options)
+        super.init(key: key, id: id, site: site, options: options, version: version)
     }
 
     override package func copy(options: __owned Options) -> RegistrationEntry {
-        FactoryEntry(key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, factory: factory)
+        FactoryEntry(
+            key: key, id: id, site: site, options: options, isolatedFactory: isolatedFactory, version: version + 1,
+            factory: factory)
     }
 
     override package func make(_ resolution: Resolution, resolver: any Resolver) throws -> Service {

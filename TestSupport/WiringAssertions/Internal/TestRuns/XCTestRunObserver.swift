@@ -12,6 +12,27 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     /// was running when the observer was added is unknown.
     private let running = LockedState<(testCase: UncheckedSendable<XCTestCase>?, run: TestRun)?>(nil)
 
+    /// Findings failed with `XCTFail` for that unknown test: XCTest drops a failure when no test
+    /// runs (the observer may have been added in a class `setUp()`), so they are kept until the
+    /// unknown test turns out to be one (it finishes) or not (another test starts first, and they
+    /// go to the end of the run).
+    private let unconfirmed = LockedState<[WiringWarning]>([])
+
+    /// Notes `finding`, failed with `XCTFail` while the running test is unknown.
+    func noteUnconfirmed(_ finding: WiringWarning) {
+        unconfirmed.withLock { $0.append(finding) }
+    }
+
+    /// The findings noted for the unknown test, taken: `isATest` when it turned out to be one.
+    private func settleUnconfirmed(of run: TestRun?, isATest: Bool) {
+        let findings = unconfirmed.withLock { findings in
+            defer { findings = [] }
+            return findings
+        }
+        guard !isATest, let run else { return }
+        for finding in findings { FindingRouter.keepForRunEnd(finding, of: run) }
+    }
+
     /// Adds the observer to XCTest's observation center. Added during an XCTest test (on the
     /// main thread, where XCTest runs its tests, outside any Swift Testing test), it cannot tell
     /// which test that is: until that test finishes, the running test is an unnamed one, named
@@ -48,6 +69,7 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
             defer { running = (UncheckedSendable(testCase), run) }
             return (run, running?.run, true)
         }
+        if isNew, replaced == nil { settleUnconfirmed(of: run, isATest: true) }
         replaced?.end()
         // The observer did not see this test start: the run may be the unnamed one of the test
         // running when the observer was added, and has no teardown block yet. Teardown blocks the
@@ -64,11 +86,13 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     /// A test starts: it is the running one.
     func testCaseWillStart(_ testCase: XCTestCase) {
         let run = TestRun(name: testCase.name)
-        let replaced = running.withLock { running -> TestRun? in
+        let replaced = running.withLock { running -> (run: TestRun, wasUnknown: Bool)? in
             defer { running = (UncheckedSendable(testCase), run) }
-            return running?.run
+            return running.map { ($0.run, $0.testCase == nil) }
         }
-        replaced?.end()
+        // Another test starts before the unknown one finished: no test ran when the observer was added.
+        if let replaced, replaced.wasUnknown { settleUnconfirmed(of: replaced.run, isATest: false) }
+        replaced?.run.end()
         Self.endScopeAtTeardown(of: testCase, run: run)
     }
 
@@ -87,6 +111,7 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
             running = nil
             return current.run
         }
+        settleUnconfirmed(of: finished, isATest: true)
         // The test that was running when the observer was added is this one: findings that
         // name it from now on (a layer it left pushed) say which it was.
         if let finished, !finished.isEnded { finished.rename(testCase.name) }

@@ -62,7 +62,7 @@ package enum FindingRouter {
 
     /// Keeps `finding` of `test`, which can no longer be failed, for the summary at the end of
     /// the run.
-    static func keepForRunEnd(_ finding: WiringWarning, of test: TestRun) {
+    package static func keepForRunEnd(_ finding: WiringWarning, of test: TestRun) {
         RunEnd.warn("\(finding.description)\n  (noticed for \(test.name) after it ended, so it failed no test)")
     }
 }
