@@ -139,7 +139,12 @@ private final class TruthNeeds {
         #expect(try test.resolve(Session.self) !== before)          // not kept like a .container one
 
         // Fails here ("expected 1 recorded failure, got 0"): the assertion passed.
-        _ = expectFailures { assertScope(Session.self, is: .container, in: test) }
+        let failures = expectFailures { assertScope(Session.self, is: .container, in: test) }
+        #expect(
+            failures.first?.message.hasPrefix(
+                "expected the container to keep Session across resetScope(Scope(\"session\")) (.container), "
+                    + "but the reset dropped it: it is kept in Scope(\"session\")") == true,
+            "\(failures.map(\.message))")
     }
 }
 

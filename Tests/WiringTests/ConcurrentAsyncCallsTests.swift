@@ -27,6 +27,18 @@ private final class Seen: @unchecked Sendable {
     var all: [String] { lock.withLock { items } }
 }
 
+/// A container whose `.container` `HHP` counts how often its factory runs, at `speed`.
+private func countedSingleton(_ speed: FactorySpeed) -> (Container, LockedCounter) {
+    let container = Container()
+    let made = LockedCounter()
+    container.register(HHP.self) { _ in
+        made.increment()
+        speed.work()
+        return HHP()
+    }.scope(.container)
+    return (container, made)
+}
+
 private func name(_ error: any Error) -> String {
     (error as? ResolutionError)?.identifier ?? "\(error)"
 }
@@ -132,13 +144,7 @@ struct HH2SameOwner {
     @Test(arguments: FactorySpeed.allCases)
     func aSingletonIsMadeOnceForTwoConcurrentCallsFromOneFactory(speed: FactorySpeed) async throws {
         for round in 1...speed.rounds {
-            let container = Container()
-            let made = LockedCounter()
-            container.register(HHP.self) { _ in
-                made.increment()
-                speed.work()
-                return HHP()
-            }.scope(.container)
+            let (container, made) = countedSingleton(speed)
             container.registerAsync(HHX.self) { _ in
                 async let first = container.async.resolve(HHP.self)
                 async let second = container.async.resolve(HHP.self)
@@ -156,13 +162,7 @@ struct HH2SameOwner {
     @Test(arguments: FactorySpeed.allCases)
     func aSingletonIsMadeOnceForATaskGroupInAFactory(speed: FactorySpeed) async throws {
         for round in 1...speed.rounds {
-            let container = Container()
-            let made = LockedCounter()
-            container.register(HHP.self) { _ in
-                made.increment()
-                speed.work()
-                return HHP()
-            }.scope(.container)
+            let (container, made) = countedSingleton(speed)
             container.registerAsync(HHX.self) { _ in
                 let x = HHX()
                 x.parts = try await withThrowingTaskGroup(of: HHP.self) { group in
