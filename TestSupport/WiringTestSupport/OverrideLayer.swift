@@ -15,7 +15,9 @@ public final class OverrideLayer: Sendable {
     /// Holds the overrides; never resolved from directly. A registration that sets no scope
     /// takes the base's default, as it would in the app's container.
     package let overrides: Container
-    package let cache = InstanceStore()
+    /// The test container's store, where this layer is the shelf of what was made while it was
+    /// on top.
+    let instances: InstanceStore
     /// What the test container noticed, kept by its root layer and shared by every other: a
     /// recorder reaches its test container only through the layers it serves, whose last is
     /// the root.
@@ -38,10 +40,11 @@ public final class OverrideLayer: Sendable {
     private let replacedModules = LockedState<[ModuleOrigin: ModuleOrigin]>([:])
 
     init(
-        name: String, base: Container?, changes: ChangeSignal, fakes: Fakes? = nil, warningLog: WarningLog? = nil,
-        pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil, isRoot: Bool = false
+        name: String, base: Container?, instances: InstanceStore, changes: ChangeSignal, fakes: Fakes? = nil,
+        warningLog: WarningLog? = nil, pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil, isRoot: Bool = false
     ) {
         self.name = name
+        self.instances = instances
         self.base = base
         containerFakes = fakes
         layerFakes = isRoot ? nil : base.map { Fakes(changes: changes, base: $0) }
@@ -60,7 +63,7 @@ public final class OverrideLayer: Sendable {
 
     /// Frees the instances made while this layer was on top, as popping it promises.
     func dropInstances() {
-        let dropped = cache.removeAll()
+        let dropped = instances.removeShelf(id)
         // Released here, outside the store's lock: a deinit may well resolve something.
         withExtendedLifetime(dropped) {}
     }

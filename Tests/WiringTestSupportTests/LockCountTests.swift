@@ -24,8 +24,8 @@ import WiringTestSupport
     }
 
     /// The same with both kept for the container: the second recorded resolve finds the
-    /// service the first made with the override in the layer's store, with what it was made
-    /// with beside it (one look, one lock), and makes nothing.
+    /// service the first made with the override on the layer's shelf of the store, with what it
+    /// was made with beside it (one look, one lock), and makes nothing.
     @Test func aRecordedResolveOfAKeptServiceTakesAtMostFourLocks() throws {
         let locks = try locksOfASecondRecordedResolve(scope: .container)
         #expect(locks.count <= 4, "a recorded resolve took \(locks.count) locks: \(locks)")
@@ -48,6 +48,27 @@ import WiringTestSupport
 
         #expect(service?.network.label == "offline")
         return locks
+    }
+
+    /// A kept instance made before three layers were pushed is found on the root's shelf under
+    /// them with one look in the test container's one store: the resolve takes the locks it takes
+    /// with no layer pushed, not one more per layer looked through.
+    @Test func aKeptInstanceUnderThreePushedLayersTakesNoMoreLocksThanWithNone() throws {
+        let base = Container()
+        base.register(Network.self) { _ in Network("live") }.scope(.container)
+        let test = TestContainer(base: base)
+        let made = try test.resolve(Network.self)
+        _ = try test.resolve(Network.self)
+        let withNone = try LockAcquisitions.counting { _ = try test.resolve(Network.self) }
+
+        for name in ["a", "b", "c"] { test.pushLayer(name) }
+        defer { for _ in 0..<3 { _ = test.popLayer() } }
+        _ = try test.resolve(Network.self)
+        var found: Network?
+        let underThree = try LockAcquisitions.counting { found = try test.resolve(Network.self) }
+
+        #expect(found === made)
+        #expect(underThree == withNone, "with no layer: \(withNone); under three: \(underThree)")
     }
 
     /// A plain container's resolve of the same graph takes one: the container's, for the entry

@@ -5,9 +5,9 @@ import Wiring
 /// keeps the last one and takes a new one only when the base, a layer, an override or a fake
 /// changed, so a top-level resolve neither locks the base or every layer nor allocates.
 ///
-/// It is also the store of every instance a resolution through the test container keeps, the
-/// one its environment hands the step: it looks in every layer, top first, and stores in the
-/// top one.
+/// It is also the store a resolution through the test container keeps instances in, the one
+/// its environment hands the step: the test container's one store, on the shelves of these
+/// layers — it looks on every one, top first, under one lock, and stores on the top one.
 final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     // Nothing here changes after `init`; the registries it holds are never changed once shared.
     /// Every layer, top first: the task's `withOverrides` layers, the pushed ones, the root.
@@ -28,6 +28,10 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
 
     /// The container below the layers, for what answers a key now.
     private let base: Container
+    /// The test container's store, a shelf per layer.
+    private let instances: InstanceStore
+    /// The layers' shelves, top first.
+    private let shelves: [Int]
     /// The base's registration the process's mutant changes, unless a layer overrides it.
     let mutation: MutatedRegistration?
 
@@ -38,11 +42,13 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     /// container and the `fakes` registry, at `revision`, with `mutant` applied where it changes a
     /// registration no layer overrides.
     init(
-        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, fakes: Registry, revision: Int,
-        mutant: WiringMutant? = nil
+        layers: [OverrideLayer], bound: [OverrideLayer], base: Container, instances: InstanceStore, fakes: Registry,
+        revision: Int, mutant: WiringMutant? = nil
     ) {
         let baseRegistry = base.registry
         self.base = base
+        self.instances = instances
+        shelves = layers.map(\.id)
         self.layers = layers
         self.bound = bound
         self.revision = revision
@@ -194,15 +200,14 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
     }
 
     /// The box the topmost layer that has one keeps for `entry`, that layer, and what the
-    /// instance was made with, if that is known yet: one look in the layer's store.
+    /// instance was made with, if that is known yet: one look in the store, on every shelf.
     func keptWithProvenance(
         for entry: RegistrationEntry
     ) -> (box: AnyObject, layer: OverrideLayer, madeWith: InstanceProvenance.MadeWith?)? {
-        for layer in layers {
-            guard let kept = layer.cache.kept(for: entry) else { continue }
-            return (kept.box, layer, kept.note as? InstanceProvenance.MadeWith)
-        }
-        return nil
+        guard let kept = instances.kept(for: entry, onShelves: shelves),
+            let layer = layers.first(where: { $0.id == kept.shelf })
+        else { return nil }
+        return (kept.box, layer, kept.note as? InstanceProvenance.MadeWith)
     }
 
     /// An instance found stale: a key it was made with is answered by another registration now.
@@ -231,20 +236,20 @@ final class LayerSnapshot: InstanceCache, @unchecked Sendable {
         return nil
     }
 
-    /// Keeps `entry`'s instance in the top layer, so that popping it frees the instance.
+    /// Keeps `entry`'s instance on the top layer's shelf, so that popping it frees the instance.
     func store(_ instance: AnyObject, for entry: RegistrationEntry) {
         store(instance, for: entry, observedBy: nil)
     }
 
-    /// Keeps `entry`'s instance in the top layer, noting beside it, under the same lock, what it
+    /// Keeps `entry`'s instance on the top layer's shelf, noting beside it, under the same lock, what it
     /// was made with, which the recorder following the step that made it knows: from the moment
     /// any other resolution can find the instance, an override reaches it.
     func store(_ instance: AnyObject, for entry: RegistrationEntry, observedBy observer: (any ResolutionObserver)?) {
         let madeWith = (observer as? TraceRecorder).flatMap { InstanceProvenance.madeWith(openStepOf: $0.log, snapshot: self) }
-        layers[0].cache.store(instance, for: entry, note: madeWith)
+        instances.store(instance, for: entry, onShelf: shelves[0], note: madeWith)
     }
 
-    /// The top layer's store, where instances made now go: the same for every snapshot taken
-    /// while that layer is on top.
-    var creationStore: AnyObject { layers[0].cache }
+    /// The top layer, whose shelf instances made now go on: the same for every snapshot taken
+    /// while that layer is on top, so that a claim is one layer's, as the instance it guards.
+    var creationStore: AnyObject { layers[0] }
 }

@@ -13,6 +13,8 @@ final class LayerStack: Sendable {
     let root: OverrideLayer
     /// The mutant of the app's wiring resolutions here see (`WIRING_MUTANT`), if any.
     let mutant: WiringMutant?
+    /// Every instance a resolution here keeps, one shelf per layer.
+    let instances = InstanceStore()
     /// Counts changes to the base, the layers' overrides and the fakes; they all report to it.
     private let changes: ChangeSignal
     private let state: LockedState<State>
@@ -63,7 +65,7 @@ final class LayerStack: Sendable {
         self.changes = changes
         let fakes = Fakes(changes: changes, base: base)
         self.fakes = fakes
-        root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes, isRoot: true)
+        root = OverrideLayer(name: "test", base: base, instances: instances, changes: changes, fakes: fakes, isRoot: true)
         base.observeChanges(changes)
         RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
@@ -90,7 +92,7 @@ final class LayerStack: Sendable {
     func push(_ name: String, at site: RegistrationSite? = nil) -> OverrideLayer {
         let pusher = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         let layer = OverrideLayer(
-            name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog,
+            name: name, base: base, instances: instances, changes: changes, fakes: fakes, warningLog: root.warningLog,
             pushedDuring: pusher, pushedAt: site)
         state.withLock { state in
             state.pushed.append(layer)
@@ -128,7 +130,8 @@ final class LayerStack: Sendable {
 
     /// A layer over this stack's base that tells it of changes to its overrides.
     func makeLayer(_ name: String) -> OverrideLayer {
-        OverrideLayer(name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
+        OverrideLayer(
+            name: name, base: base, instances: instances, changes: changes, fakes: fakes, warningLog: root.warningLog)
     }
 
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
@@ -192,8 +195,8 @@ final class LayerStack: Sendable {
     /// would: not those of its parents' registrations, which are the parents' to reset.
     func resetScope(_ scope: Scope) {
         let parents = Set(base.parent?.visibleRegistrations(includingParents: true).map(\.entry.registrationID) ?? [])
-        let dropped = activeLayers.flatMap { $0.cache.reset(scope, keeping: parents) }
-        // Released here, outside the stores' locks.
+        let dropped = instances.reset(scope, keeping: parents, onShelves: Set(activeLayers.map(\.id)))
+        // Released here, outside the store's lock.
         withExtendedLifetime(dropped) {}
     }
 
@@ -209,7 +212,8 @@ final class LayerStack: Sendable {
         if let fake = fakes.registry[key] { answering.append(fake) }
         if let implicit = ImplicitRegistrations.existingEntry(for: key) { answering.append(implicit) }
         let ids = Set(answering.filter { $0.scope == scope }.map(\.id))
-        let dropped = layers.flatMap { layer in ids.flatMap { layer.cache.remove(entryID: $0) } }
+        let shelves = Set(layers.map(\.id))
+        let dropped = ids.flatMap { instances.remove(entryID: $0, onShelves: shelves) }
         withExtendedLifetime(dropped) {}
     }
 
@@ -347,7 +351,7 @@ final class LayerStack: Sendable {
     private func takeSnapshot(bound: [OverrideLayer], _ state: inout State) -> LayerSnapshot {
         let layers = bound + state.pushed.reversed() + [root]
         return LayerSnapshot(
-            layers: layers, bound: bound, base: base, fakes: fakes(seenThrough: layers), revision: state.revision,
+            layers: layers, bound: bound, base: base, instances: instances, fakes: fakes(seenThrough: layers), revision: state.revision,
             mutant: mutant)
     }
 
