@@ -57,13 +57,16 @@ public final class OverrideLayer: Sendable {
             next += 1
             return next
         }
+        instances.openShelf(id)
     }
 
     private static let identifiers = LockedState(0)
 
-    /// Frees the instances made while this layer was on top, as popping it promises.
-    func dropInstances() {
-        let dropped = instances.removeShelf(id)
+    /// Frees the instances made while this layer was on top, as popping it promises; once it is
+    /// `done` (popped, or its `withOverrides` returned), a resolution still running through it
+    /// keeps nothing more on its shelf.
+    func dropInstances(done: Bool = false) {
+        let dropped = instances.removeShelf(id, closing: done)
         // Released here, outside the store's lock: a deinit may well resolve something.
         withExtendedLifetime(dropped) {}
     }

@@ -8,6 +8,31 @@ import XCTest
 
 private final class Kept: @unchecked Sendable {}
 
+/// Whether `semaphore` is signalled within 10 seconds, waited for off the cooperative pool (whose
+/// threads a blocked test would take from the tasks it waits for).
+private func signalled(_ semaphore: DispatchSemaphore) async -> Bool {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + 10) == .success) }
+    }
+}
+
+/// Notes that an instance was made and holds it weakly, from any thread.
+private final class WeakHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var held: Kept?
+    private var made = false
+
+    func hold(_ instance: Kept?) {
+        lock.withLock {
+            held = instance
+            made = made || instance != nil
+        }
+    }
+
+    var object: Kept? { lock.withLock { held } }
+    var wasMade: Bool { lock.withLock { made } }
+}
+
 private final class KeepsItsProvider: @unchecked Sendable {
     let provider: Provider<Kept>
     init(provider: Provider<Kept>) { self.provider = provider }
@@ -114,6 +139,50 @@ struct TestContainerLifetimeTests {
             #expect(made != nil)
         }
         #expect(made == nil)
+    }
+
+    /// A resolve that began inside a layer and publishes its singleton after the layer is gone
+    /// (popped, or its `withOverrides` returned) keeps nothing: the layer's shelf of the test
+    /// container's store is closed, so the instance lives only as long as its caller holds it.
+    /// (Kept on the shelf, nothing would ever find it or let it go before the test container.)
+    @Test(arguments: ["popLayer", "withOverrides"])
+    func whatAResolveFinishesAfterItsLayerIsGoneIsNotKeptForGood(_ end: String) async throws {
+        let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let base = Container()
+        base.register(Kept.self) { _ in
+            started.signal()
+            _ = gate.wait(timeout: .now() + 10)
+            return Kept()
+        }.scope(.container)
+        base.register(Int.self) { _ in 0 }
+        let test = TestContainer(base: base)
+        let made = WeakHolder()
+        if end == "popLayer" {
+            test.pushLayer("x")
+            let finished = DispatchSemaphore(value: 0)
+            // On a thread of its own: the factory blocks it, which a task would take from the pool.
+            DispatchQueue.global().async {
+                made.hold(try? test.resolve(Kept.self))
+                finished.signal()
+            }
+            #expect(await signalled(started))
+            test.popLayer()
+            gate.signal()
+            #expect(await signalled(finished))
+        } else {
+            var inside: Task<Void, Never>?
+            await test.withOverrides({ _ in }) {
+                // A task of its own, which outlives the `withOverrides` that binds its layer.
+                inside = Task { made.hold(try? test.resolve(Kept.self)) }
+                #expect(await signalled(started))
+            }
+            gate.signal()
+            await inside?.value
+        }
+        // A resolve after the change, so that no snapshot of the old layers is left either.
+        _ = try test.resolve(Int.self)
+        #expect(made.wasMade)
+        #expect(made.object == nil, "the singleton made after its layer was gone is still alive")
     }
 
     @Test func aSingletonHoldingAProviderDoesNotKeepItsTestContainerAlive() throws {

@@ -65,6 +65,10 @@ package final class InstanceStore: InstanceCache {
         /// container drops its instance then. (One for an earlier copy, from a resolution that
         /// began before the change, is kept beside it, never instead of it.)
         var current: [ShelvedEntry: Key] = [:]
+        /// The shelves instances may be put on: 0, and those opened and not closed since. A
+        /// resolution that began before its shelf was closed (its layer popped) keeps nothing
+        /// there, rather than something nobody can find or drop again.
+        var open: Set<Int> = [0]
 
         /// Drops what is kept under the keys `dropping` selects, returning it for the caller to
         /// let go of outside the lock.
@@ -105,6 +109,7 @@ package final class InstanceStore: InstanceCache {
     /// was kept there for an earlier copy of the entry, outside it.
     package func store(_ box: AnyObject, for entry: RegistrationEntry, onShelf shelf: Int, note: (any Sendable)?) {
         let replaced = instances.withLock { instances -> [Kept?] in
+            guard instances.open.contains(shelf) else { return [] }
             let key = Key(entry, shelf: shelf)
             var replaced: [Kept?] = []
             if let current = instances.current[key.registrationOnShelf], current != key {
@@ -154,15 +159,27 @@ package final class InstanceStore: InstanceCache {
         }
     }
 
-    /// Drops everything on `shelf`, returning it.
-    package func removeShelf(_ shelf: Int) -> [AnyObject] {
-        instances.withLock { $0.remove { $0.shelf == shelf } }
+    /// Opens `shelf`: instances may be put on it until it is closed.
+    package func openShelf(_ shelf: Int) {
+        instances.withLock { _ = $0.open.insert(shelf) }
+    }
+
+    /// Drops everything on `shelf`, returning it; closes the shelf if `closing`, so that nothing
+    /// is put on it any more.
+    package func removeShelf(_ shelf: Int, closing: Bool = false) -> [AnyObject] {
+        instances.withLock { instances in
+            if closing { instances.open.remove(shelf) }
+            return instances.remove { $0.shelf == shelf }
+        }
     }
 
     /// Drops everything, returning it.
     package func removeAll() -> [AnyObject] {
         instances.withLock { instances in
-            defer { instances = Instances() }
+            defer {
+                instances.kept = [:]
+                instances.current = [:]
+            }
             return instances.kept.values.flatMap(\.released)
         }
     }

@@ -116,7 +116,7 @@ final class LayerStack: Sendable {
             return state.pushed.popLast()
         }
         if let popped {
-            popped.dropInstances()
+            popped.dropInstances(done: true)
         }
         return popped
     }
@@ -251,7 +251,7 @@ final class LayerStack: Sendable {
     private func unbind(_ layer: OverrideLayer) {
         // Freed while still noted as bound: a leak check in another task meanwhile must not
         // find the layer unbound with its instances still alive.
-        layer.dropInstances()
+        layer.dropInstances(done: true)
         let snapshot = state.withLock { state in
             if let index = state.boundLayerIDs.firstIndex(of: layer.id) { state.boundLayerIDs.remove(at: index) }
             return state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer))
