@@ -68,7 +68,7 @@ package func checkScope<Service, each Argument>(
     }
     let observed = Result {
         // A live-only registration the probe meets is this assertion's to report, not a finding.
-        try FindingRouter.$isProbing.withValue(true) {
+        try FindingRouter.$reportedElsewhere.withValue(.byTheAssertion) {
             try ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope, for: key, in: source))
         }
     }
@@ -130,7 +130,7 @@ package func checkScopeAsync<Service, each Argument>(
     }
     let observed: Result<ScopeBehaviour.Observation, any Error>
     do {
-        observed = .success(try await FindingRouter.$isProbing.withValue(true) {
+        observed = .success(try await FindingRouter.$reportedElsewhere.withValue(.byTheAssertion) {
             try await ScopeBehaviour.observe(request, in: source, resetting: ScopeBehaviour.resetting(scope, for: key, in: source))
         })
     } catch {

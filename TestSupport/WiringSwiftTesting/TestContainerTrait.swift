@@ -60,7 +60,7 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
         let owned = OwnedTestContainer(container)
         // Inside a suite's `.testContainer`, a test's builds on it: the suite's doubles first,
         // then the test's own, which win where both replace a key.
-        FindingRouter.$isReapplying.withValue(true) {
+        FindingRouter.$reportedElsewhere.withValue(.bySuiteContainer) {
             for doubles in PendingTestDoubles.ownedContainer?.appliedDoubles ?? [] {
                 owned.apply(doubles)
             }

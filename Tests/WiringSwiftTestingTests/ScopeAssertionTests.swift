@@ -30,6 +30,16 @@ import WiringTestHelpers
         ) == true, "\(failures)")
     }
 
+    /// A live-only registration `assertScope` meets fails the assertion, once: the probe resolves
+    /// it for the assertion, so the refusal is not also a `live-only` finding of the test, nor a
+    /// warning of the test container.
+    @Test func aLiveOnlyRegistrationFailsTheAssertionOnceAndIsNoFinding() {
+        let test = TestContainer(base: makeFindingsApp())
+        let failures = expectFailures(count: 1) { assertScope(LiveGateway.self, is: .transient, in: test) }
+        #expect(failures.first?.message.contains("LiveGateway") == true, "\(failures)")
+        #expect(test.warnings.isEmpty, "\(test.warnings)")
+    }
+
     @Test func weakSharesWhileHeldAndIsReleasedAfterwards() {
         let container = Container()
         container.register(Screen.self) { _ in Screen() }.scope(.weak)

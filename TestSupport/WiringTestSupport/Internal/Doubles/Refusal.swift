@@ -10,7 +10,7 @@ enum Refusal {
         refusing(entry) { path in
             let error = ResolutionError(key: entry.key, path: path, reason: .liveOnly, site: entry.site)
             // A probe (`assertScope`) reports what it meets itself: not a finding of the test's.
-            if !FindingRouter.isProbing { log?.note(.liveOnly(error, site: nil)) }
+            if FindingRouter.reportedElsewhere == nil { log?.note(.liveOnly(error, site: nil)) }
             return error
         }
     }

@@ -9,13 +9,17 @@ import Wiring
 /// Swift Testing attributes `Issue.record` from a detached task or another queue to no test, and
 /// a late `XCTFail` lands on the next test: only the test's own task or thread records.
 package enum FindingRouter {
-    /// Set while Wiring's own probes (`verifyWiring`, the manifest, `assertScope`, `explain`)
-    /// resolve: what they meet they report themselves.
-    @TaskLocal package static var isProbing = false
+    /// Set while what is noticed is someone else's to report than the running test's findings.
+    @TaskLocal package static var reportedElsewhere: ReportedElsewhere?
 
-    /// Set while a test's `.testContainer` applies its suite's test doubles again, to its own
-    /// container: what they notice, the suite's container noticed for this test already.
-    @TaskLocal package static var isReapplying = false
+    /// Who reports, instead, what is noticed while ``reportedElsewhere`` is set.
+    package enum ReportedElsewhere: Sendable {
+        /// `assertScope` resolving in its probe: what it meets, its failure reports.
+        case byTheAssertion
+        /// A test's `.testContainer` applying its suite's test doubles again, to its own
+        /// container: the suite's container noticed the same for this test already.
+        case bySuiteContainer
+    }
 
     /// Reports `finding`, noticed by a test container whose owner (the test it was made in, or
     /// for) is `owner`, whose own policy is `policy` and whose log is `log`. It fails `culprit`,
@@ -26,7 +30,7 @@ package enum FindingRouter {
         _ finding: WiringWarning, culprit: TestRun? = nil, owner: TestRun?, policy: WiringFindings = .failTests,
         noticedBy log: WarningLog.ID? = nil
     ) {
-        guard !isProbing, !isReapplying else { return }
+        guard reportedElsewhere == nil else { return }
         let running = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         guard let test = culprit ?? running ?? owner else {
             RunEnd.warn(finding.description)
