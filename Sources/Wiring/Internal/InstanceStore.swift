@@ -30,8 +30,8 @@ package final class InstanceStore: InstanceCache {
             self.copy = ObjectIdentifier(entry)
         }
 
-        /// The entry alone: an entry is kept under one scope at a time but for a moment, and
-        /// hashing the scope's name cost more than the rest of a lookup.
+        /// The entry and its shelf, not the scope: an entry is kept under one scope at a time but
+        /// for a moment, and hashing the scope's name cost more than the rest of a lookup.
         func hash(into hasher: inout Hasher) {
             hasher.combine(entry)
             hasher.combine(shelf)

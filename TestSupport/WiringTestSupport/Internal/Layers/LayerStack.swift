@@ -65,7 +65,8 @@ final class LayerStack: Sendable {
         self.changes = changes
         let fakes = Fakes(changes: changes, base: base)
         self.fakes = fakes
-        root = OverrideLayer(name: "test", base: base, instances: instances, changes: changes, fakes: fakes, isRoot: true)
+        root = OverrideLayer(
+            name: "test", base: base, instances: instances, changes: changes, fakes: fakes, isRoot: true)
         base.observeChanges(changes)
         RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
