@@ -13,9 +13,9 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     private let running = LockedState<(testCase: UncheckedSendable<XCTestCase>?, run: TestRun)?>(nil)
 
     /// Findings failed with `XCTFail` for that unknown test: XCTest drops a failure when no test
-    /// runs (the observer may have been added in a class `setUp()`), so they are kept until the
-    /// unknown test turns out to be one (it finishes) or not (another test starts first, and they
-    /// go to the end of the run).
+    /// runs (the observer may have been added in a class `setUp()` or `tearDown()`), so they are
+    /// kept until the unknown test turns out to be one (it finishes) or not (another test starts,
+    /// or a suite finishes, first, and they go to the end of the run).
     private let unconfirmed = LockedState<[WiringWarning]>([])
 
     /// Notes `finding`, failed with `XCTFail` while the running test is unknown.
@@ -30,7 +30,9 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
             return findings
         }
         guard !isATest, let run else { return }
-        for finding in findings { FindingRouter.keepForRunEnd(finding, of: run) }
+        // What is reported from now on (a layer left pushed there, found as the run ends) names it.
+        run.rename(Self.noTestName)
+        for finding in findings { FindingRouter.keepForRunEnd(finding, noticedOutsideTestsIn: Self.noTestName) }
     }
 
     /// Adds the observer to XCTest's observation center. Added during an XCTest test (on the
@@ -41,9 +43,18 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
         XCTestObservationCenter.shared.addTestObserver(shared)
         guard duringXCTestTest else { return }
         shared.running.withLock { running in
-            if running == nil { running = (nil, TestRun(name: "the XCTest test running when Wiring's helpers were first used")) }
+            if running == nil { running = (nil, TestRun(name: unknownName)) }
         }
     }
+
+    /// The name of the unknown test until it is known: it may be none, as a class `setUp()` or
+    /// `tearDown()` runs on the main thread outside Swift Testing too, and what is noticed there
+    /// meanwhile (a layer pushed) is reported under this name.
+    private static let unknownName =
+        "the XCTest test (or class setUp() or tearDown()) running when Wiring's helpers were first used"
+
+    /// The name of the unknown test once it turned out to be none.
+    private static let noTestName = "an XCTest class setUp() or tearDown()"
 
     /// The XCTest test running now, if any.
     var currentRun: TestRun? {
@@ -102,6 +113,21 @@ final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     /// elsewhere (an async `tearDown()`), once the main thread is free, while the test runs.
     private static func endScopeAtTeardown(of testCase: XCTestCase, run: TestRun) {
         testCase.addTeardownBlock { run.endScope() }
+    }
+
+    /// A suite finished, its class `tearDown()` included. A test running when the observer was
+    /// added has finished before any suite does, so an unknown test still running was none: the
+    /// observer was added in a class `setUp()` or `tearDown()`. What was noticed for it goes to the
+    /// end of the run now, as no test may start after it (the run's last class) to send it there.
+    func testSuiteDidFinish(_ testSuite: XCTestSuite) {
+        let unknown = running.withLock { running -> TestRun? in
+            guard let current = running, current.testCase == nil else { return nil }
+            running = nil
+            return current.run
+        }
+        guard let unknown else { return }
+        settleUnconfirmed(of: unknown, isATest: false)
+        unknown.end()
     }
 
     /// A test finished, its teardown included: it has ended.

@@ -69,4 +69,10 @@ package enum FindingRouter {
     package static func keepForRunEnd(_ finding: WiringWarning, of test: TestRun) {
         RunEnd.warn("\(finding.description)\n  (noticed for \(test.name) after it ended, so it failed no test)")
     }
+
+    /// Keeps `finding`, noticed in `place`, where the framework runs no test to fail (an XCTest
+    /// class `setUp()` or `tearDown()`), for the summary at the end of the run.
+    package static func keepForRunEnd(_ finding: WiringWarning, noticedOutsideTestsIn place: String) {
+        RunEnd.warn("\(finding.description)\n  (noticed in \(place), where no test runs, so it failed no test)")
+    }
 }
