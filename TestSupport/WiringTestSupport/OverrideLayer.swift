@@ -15,9 +15,6 @@ public final class OverrideLayer: Sendable {
     /// Holds the overrides; never resolved from directly. A registration that sets no scope
     /// takes the base's default, as it would in the app's container.
     package let overrides: Container
-    /// The test container's store, where this layer is the shelf of what was made while it was
-    /// on top.
-    let instances: InstanceStore
     /// What the test container noticed, kept by its root layer and shared by every other: a
     /// recorder reaches its test container only through the layers it serves, whose last is
     /// the root.
@@ -40,11 +37,10 @@ public final class OverrideLayer: Sendable {
     private let replacedModules = LockedState<[ModuleOrigin: ModuleOrigin]>([:])
 
     init(
-        name: String, base: Container?, instances: InstanceStore, changes: ChangeSignal, fakes: Fakes? = nil,
-        warningLog: WarningLog? = nil, pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil, isRoot: Bool = false
+        name: String, base: Container?, changes: ChangeSignal, fakes: Fakes? = nil, warningLog: WarningLog? = nil,
+        pushedDuring: TestRun? = nil, pushedAt: RegistrationSite? = nil, isRoot: Bool = false
     ) {
         self.name = name
-        self.instances = instances
         self.base = base
         containerFakes = fakes
         layerFakes = isRoot ? nil : base.map { Fakes(changes: changes, base: $0) }
@@ -57,19 +53,9 @@ public final class OverrideLayer: Sendable {
             next += 1
             return next
         }
-        instances.openShelf(id)
     }
 
     private static let identifiers = LockedState(0)
-
-    /// Frees the instances made while this layer was on top, as popping it promises; once it is
-    /// `done` (popped, or its `withOverrides` returned), a resolution still running through it
-    /// keeps nothing more on its shelf.
-    func dropInstances(done: Bool = false) {
-        let dropped = instances.removeShelf(id, closing: done)
-        // Released here, outside the store's lock: a deinit may well resolve something.
-        withExtendedLifetime(dropped) {}
-    }
 
     /// Replaces the registration of a type (and name) while this layer is in place, at every
     /// depth of every resolution, including inside factories registered in the base.

@@ -9,11 +9,10 @@
 /// never handed out again, as a container drops what it keeps for the registration then. Beside
 /// each instance it keeps a note its owner may add (a test container: what the instance was made
 /// with), read with the instance under the same lock. One lock guards every shelf: a look
-/// through several shelves, top first, takes it once.
+/// through several shelves, top first, takes it once; emptying or closing one costs what it
+/// keeps, not what the others do.
 package final class InstanceStore: InstanceCache {
     private struct Key: Hashable {
-        /// The shelf the instance is kept on: a test container's layer, by id; 0 for the rest.
-        let shelf: Int
         let entry: Int
         /// The registration the entry keeps instances for (see `RegistrationEntry.registrationID`).
         let registration: Int
@@ -22,28 +21,18 @@ package final class InstanceStore: InstanceCache {
         /// the entry.
         let copy: ObjectIdentifier
 
-        init(_ entry: RegistrationEntry, shelf: Int) {
-            self.shelf = shelf
+        init(_ entry: RegistrationEntry) {
             self.entry = entry.id
             self.registration = entry.registrationID
             self.scope = entry.scope
             self.copy = ObjectIdentifier(entry)
         }
 
-        /// The entry and its shelf, not the scope: an entry is kept under one scope at a time but
-        /// for a moment, and hashing the scope's name cost more than the rest of a lookup.
+        /// The entry alone: an entry is kept under one scope at a time but for a moment, and
+        /// hashing the scope's name cost more than the rest of a lookup.
         func hash(into hasher: inout Hasher) {
             hasher.combine(entry)
-            hasher.combine(shelf)
         }
-
-        /// The registration's entry on its shelf, whichever copy.
-        var registrationOnShelf: ShelvedEntry { ShelvedEntry(shelf: shelf, entry: entry) }
-    }
-
-    private struct ShelvedEntry: Hashable {
-        let shelf: Int
-        let entry: Int
     }
 
     /// A kept instance's box, the note beside it, and the entry it was kept for, held so that
@@ -58,44 +47,70 @@ package final class InstanceStore: InstanceCache {
         var released: [AnyObject] { [box, entry] }
     }
 
-    private struct Instances {
+    /// What one shelf keeps.
+    private struct Shelf {
         var kept: [Key: Kept] = [:]
-        /// The key each registration's instance is kept under now, by shelf and entry id: keeping
-        /// one for a later copy of the entry (its options changed) lets go of this one, as a
-        /// container drops its instance then. (One for an earlier copy, from a resolution that
-        /// began before the change, is kept beside it, never instead of it.)
-        var current: [ShelvedEntry: Key] = [:]
-        /// The shelves instances may be put on: 0, and those opened and not closed since. A
-        /// resolution that began before its shelf was closed (its layer popped) keeps nothing
-        /// there, rather than something nobody can find or drop again.
-        var open: Set<Int> = [0]
+        /// The key each registration's instance is kept under now, by entry id: keeping one for a
+        /// later copy of the entry (its options changed) lets go of this one, as a container
+        /// drops its instance then. (One for an earlier copy, from a resolution that began before
+        /// the change, is kept beside it, never instead of it.)
+        var current: [Int: Key] = [:]
+
+        /// Keeps `kept` under `key`, returning what it replaces: what was kept for an earlier copy
+        /// of its entry, but not for a later one.
+        mutating func keep(_ kept: Kept, under key: Key) -> [AnyObject] {
+            var released: [AnyObject] = []
+            if let current = current[key.entry], current != key {
+                if let now = self.kept[current], now.entry.version > kept.entry.version {
+                    return self.kept.updateValue(kept, forKey: key)?.released ?? []
+                }
+                released = self.kept.removeValue(forKey: current)?.released ?? []
+            }
+            current[key.entry] = key
+            return released + (self.kept.updateValue(kept, forKey: key)?.released ?? [])
+        }
+
+        /// Drops what is kept for a copy of `entry` from before its options last changed.
+        mutating func dropEarlierCopies(of entry: RegistrationEntry) -> [AnyObject] {
+            guard let current = current[entry.id], let now = kept[current], now.entry.version < entry.version else {
+                return []
+            }
+            self.current[entry.id] = nil
+            return kept.removeValue(forKey: current)?.released ?? []
+        }
 
         /// Drops what is kept under the keys `dropping` selects, returning it for the caller to
         /// let go of outside the lock.
         mutating func remove(where dropping: (Key) -> Bool) -> [AnyObject] {
             let keys = kept.keys.filter(dropping)
-            for key in keys where current[key.registrationOnShelf] == key { current[key.registrationOnShelf] = nil }
+            for key in keys where current[key.entry] == key { current[key.entry] = nil }
             return keys.flatMap { kept.removeValue(forKey: $0)?.released ?? [] }
         }
+
+        var released: [AnyObject] { kept.values.flatMap(\.released) }
     }
 
-    private let instances = LockedState(Instances())
+    /// The open shelves, by number: 0, and those opened and not closed since. A resolution that
+    /// began before its shelf was closed (its layer popped) keeps nothing there, rather than
+    /// something nobody can find or drop again.
+    private let shelves = LockedState<[Int: Shelf]>([0: Shelf()])
 
     package init() {}
 
     /// The box kept for `entry` in its current scope.
     package func cachedInstance(for entry: RegistrationEntry) -> AnyObject? {
-        instances.withLock { $0.kept[Key(entry, shelf: 0)]?.box }
+        shelves.withLock { $0[0]?.kept[Key(entry)]?.box }
     }
 
     /// The box kept for `entry` in its current scope on the first of `shelves` that has one, the
     /// note beside it and that shelf: one lock, whatever the number of shelves.
     package func kept(
-        for entry: RegistrationEntry, onShelves shelves: some Sequence<Int>
+        for entry: RegistrationEntry, onShelves numbers: some Sequence<Int>
     ) -> (box: AnyObject, note: (any Sendable)?, shelf: Int)? {
-        instances.withLock { instances in
-            for shelf in shelves {
-                if let kept = instances.kept[Key(entry, shelf: shelf)] { return (kept.box, kept.note, shelf) }
+        let key = Key(entry)
+        return shelves.withLock { shelves in
+            for number in numbers {
+                if let kept = shelves[number]?.kept[key] { return (kept.box, kept.note, number) }
             }
             return nil
         }
@@ -105,41 +120,32 @@ package final class InstanceStore: InstanceCache {
         store(box, for: entry, onShelf: 0, note: nil)
     }
 
-    /// Keeps `box` for `entry` on `shelf`, with `note` beside it, under one lock; lets go of what
-    /// was kept there for an earlier copy of the entry, outside it.
-    package func store(_ box: AnyObject, for entry: RegistrationEntry, onShelf shelf: Int, note: (any Sendable)?) {
-        let replaced = instances.withLock { instances -> [Kept?] in
-            guard instances.open.contains(shelf) else { return [] }
-            let key = Key(entry, shelf: shelf)
-            var replaced: [Kept?] = []
-            if let current = instances.current[key.registrationOnShelf], current != key {
-                if let now = instances.kept[current], now.entry.version > entry.version {
-                    return [instances.kept.updateValue(Kept(box: box, note: note, entry: entry), forKey: key)]
-                }
-                replaced.append(instances.kept.removeValue(forKey: current))
+    /// Keeps `box` for `entry` on shelf `number`, if it is open, with `note` beside it, under one
+    /// lock; lets go of what any shelf keeps for an earlier copy of the entry (its options changed
+    /// since, and the app's container lets go of its instance then), outside it.
+    package func store(_ box: AnyObject, for entry: RegistrationEntry, onShelf number: Int, note: (any Sendable)?) {
+        let released = shelves.withLock { shelves -> [AnyObject] in
+            guard shelves[number] != nil else { return [] }
+            var released: [AnyObject] = []
+            for other in shelves.keys where other != number {
+                released += shelves[other]?.dropEarlierCopies(of: entry) ?? []
             }
-            instances.current[key.registrationOnShelf] = key
-            replaced.append(instances.kept.updateValue(Kept(box: box, note: note, entry: entry), forKey: key))
-            return replaced
+            return released + (shelves[number]?.keep(Kept(box: box, note: note, entry: entry), under: Key(entry)) ?? [])
         }
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime(released) {}
     }
 
     /// Drops what is kept for the registration with `id` (and its argument variants), in any
-    /// scope, on `shelves` (every shelf if `nil`), returning it so the caller releases it outside
-    /// the lock (a deinit may well resolve something).
+    /// scope, on the shelves `numbers` (every shelf if `nil`), returning it so the caller releases
+    /// it outside the lock (a deinit may well resolve something).
     @discardableResult
-    package func remove(entryID id: Int, onShelves shelves: Set<Int>? = nil) -> [AnyObject] {
-        instances.withLock { $0.remove { $0.registration == id && shelves?.contains($0.shelf) != false } }
+    package func remove(entryID id: Int, onShelves numbers: Set<Int>? = nil) -> [AnyObject] {
+        remove(onShelves: numbers) { $0.registration == id }
     }
 
     /// Drops what is kept for the registrations with these ids, returning it.
-    package func remove(entryIDs ids: Set<Int>, onShelves shelves: Set<Int>? = nil) -> [AnyObject] {
-        instances.withLock { instances in
-            instances.remove {
-                (ids.contains($0.entry) || ids.contains($0.registration)) && shelves?.contains($0.shelf) != false
-            }
-        }
+    package func remove(entryIDs ids: Set<Int>, onShelves numbers: Set<Int>? = nil) -> [AnyObject] {
+        remove(onShelves: numbers) { ids.contains($0.entry) || ids.contains($0.registration) }
     }
 
     /// Drops the instances of `scope`, returning them.
@@ -147,40 +153,42 @@ package final class InstanceStore: InstanceCache {
         reset(scope, keeping: [])
     }
 
-    /// Removes the instances of `scope` on `shelves` (every shelf if `nil`), but for those of the
-    /// registrations `kept` (by id), and returns them, to be released by the caller outside the
-    /// lock.
-    package func reset(_ scope: Scope, keeping kept: Set<Int>, onShelves shelves: Set<Int>? = nil) -> [AnyObject] {
-        instances.withLock { instances in
-            instances.remove {
-                $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry)
-                    && shelves?.contains($0.shelf) != false
-            }
+    /// Removes the instances of `scope` on the shelves `numbers` (every shelf if `nil`), but for
+    /// those of the registrations `kept` (by id), and returns them, to be released by the caller
+    /// outside the lock.
+    package func reset(_ scope: Scope, keeping kept: Set<Int>, onShelves numbers: Set<Int>? = nil) -> [AnyObject] {
+        remove(onShelves: numbers) { $0.scope == scope && !kept.contains($0.registration) && !kept.contains($0.entry) }
+    }
+
+    /// Drops what `dropping` selects on the shelves `numbers` (every shelf if `nil`), returning it.
+    private func remove(onShelves numbers: Set<Int>?, where dropping: (Key) -> Bool) -> [AnyObject] {
+        shelves.withLock { shelves in
+            (numbers.map(Array.init) ?? Array(shelves.keys)).flatMap { shelves[$0]?.remove(where: dropping) ?? [] }
         }
     }
 
-    /// Opens `shelf`: instances may be put on it until it is closed.
-    package func openShelf(_ shelf: Int) {
-        instances.withLock { _ = $0.open.insert(shelf) }
-    }
-
-    /// Drops everything on `shelf`, returning it; closes the shelf if `closing`, so that nothing
-    /// is put on it any more.
-    package func removeShelf(_ shelf: Int, closing: Bool = false) -> [AnyObject] {
-        instances.withLock { instances in
-            if closing { instances.open.remove(shelf) }
-            return instances.remove { $0.shelf == shelf }
+    /// Opens shelf `number`: instances may be put on it until it is closed.
+    package func openShelf(_ number: Int) {
+        shelves.withLock { shelves in
+            if shelves[number] == nil { shelves[number] = Shelf() }
         }
     }
 
-    /// Drops everything, returning it.
+    /// Drops everything on shelf `number`, returning it; closes the shelf if `closing`, so that
+    /// nothing is put on it any more.
+    package func removeShelf(_ number: Int, closing: Bool = false) -> [AnyObject] {
+        shelves.withLock { shelves in
+            let emptied = shelves.removeValue(forKey: number)
+            if !closing, emptied != nil { shelves[number] = Shelf() }
+            return emptied?.released ?? []
+        }
+    }
+
+    /// Drops everything, every shelf staying open, returning it.
     package func removeAll() -> [AnyObject] {
-        instances.withLock { instances in
-            defer {
-                instances.kept = [:]
-                instances.current = [:]
-            }
-            return instances.kept.values.flatMap(\.released)
+        shelves.withLock { shelves in
+            defer { shelves = shelves.mapValues { _ in Shelf() } }
+            return shelves.values.flatMap(\.released)
         }
     }
 

@@ -65,8 +65,8 @@ final class LayerStack: Sendable {
         self.changes = changes
         let fakes = Fakes(changes: changes, base: base)
         self.fakes = fakes
-        root = OverrideLayer(
-            name: "test", base: base, instances: instances, changes: changes, fakes: fakes, isRoot: true)
+        root = OverrideLayer(name: "test", base: base, changes: changes, fakes: fakes, isRoot: true)
+        instances.openShelf(root.id)
         base.observeChanges(changes)
         RunningTests.subscribe(ObjectIdentifier(self), keepingCopyIn: state)
     }
@@ -93,8 +93,9 @@ final class LayerStack: Sendable {
     func push(_ name: String, at site: RegistrationSite? = nil) -> OverrideLayer {
         let pusher = RunningTests.current.flatMap { $0.isEnded ? nil : $0 }
         let layer = OverrideLayer(
-            name: name, base: base, instances: instances, changes: changes, fakes: fakes, warningLog: root.warningLog,
+            name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog,
             pushedDuring: pusher, pushedAt: site)
+        instances.openShelf(layer.id)
         state.withLock { state in
             state.pushed.append(layer)
             state.revision += 1
@@ -117,7 +118,7 @@ final class LayerStack: Sendable {
             return state.pushed.popLast()
         }
         if let popped {
-            popped.dropInstances(done: true)
+            dropInstances(of: popped, closing: true)
         }
         return popped
     }
@@ -126,13 +127,22 @@ final class LayerStack: Sendable {
     /// check does before it looks at what is still alive.
     func dropKeptInstances() {
         let layers = snapshot().layers + ownLayers
-        for layer in layers { layer.dropInstances() }
+        for layer in layers { dropInstances(of: layer) }
+    }
+
+    /// Frees the instances made while `layer` was on top, as popping it promises; `closing` once
+    /// it is done with (popped, or its `withOverrides` returned), so that a resolution still
+    /// running through it keeps nothing more on its shelf.
+    private func dropInstances(of layer: OverrideLayer, closing: Bool = false) {
+        let dropped = instances.removeShelf(layer.id, closing: closing)
+        // Released here, outside the store's lock: a deinit may well resolve something.
+        withExtendedLifetime(dropped) {}
     }
 
     /// A layer over this stack's base that tells it of changes to its overrides.
     func makeLayer(_ name: String) -> OverrideLayer {
         OverrideLayer(
-            name: name, base: base, instances: instances, changes: changes, fakes: fakes, warningLog: root.warningLog)
+            name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
     }
 
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
@@ -177,8 +187,12 @@ final class LayerStack: Sendable {
     /// and so make the next override copy it.
     var topLayer: OverrideLayer {
         let identifier = ObjectIdentifier(self)
-        if let bound = Self.taskLayers.last(where: { $0.stack == identifier }) { return bound.layer }
-        return state.withLock { $0.pushed.last } ?? root
+        let taskLayers = Self.taskLayers
+        return state.withLock { state in
+            // A task that outlived its `withOverrides` still lists the layer: it is done with.
+            let bound = taskLayers.last { $0.stack == identifier && state.boundLayerIDs.contains($0.layer.id) }
+            return bound?.layer ?? state.pushed.last
+        } ?? root
     }
 
     /// Whether `container` is the base or one of its parents: resetting it is what the app's code
@@ -244,6 +258,7 @@ final class LayerStack: Sendable {
     /// Notes a `withOverrides` layer bound to some task: only while one is, taking a snapshot
     /// reads the task's layers, which costs more than the rest of starting a resolution.
     private func bind(_ layer: OverrideLayer) {
+        instances.openShelf(layer.id)
         state.withLock { $0.boundLayerIDs.append(layer.id) }
     }
 
@@ -252,7 +267,7 @@ final class LayerStack: Sendable {
     private func unbind(_ layer: OverrideLayer) {
         // Freed while still noted as bound: a leak check in another task meanwhile must not
         // find the layer unbound with its instances still alive.
-        layer.dropInstances(done: true)
+        dropInstances(of: layer, closing: true)
         let snapshot = state.withLock { state in
             if let index = state.boundLayerIDs.firstIndex(of: layer.id) { state.boundLayerIDs.remove(at: index) }
             return state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer))
@@ -328,7 +343,9 @@ final class LayerStack: Sendable {
     /// bound to this task, and takes a new snapshot if they differ.
     @inline(never)
     private func currentSnapshot(_ state: inout State) -> LayerSnapshot {
-        let bound = state.boundLayerIDs.isEmpty ? [] : boundLayers()
+        // A task that outlived its `withOverrides` still lists the layer, done with: left out, as
+        // it is once no task binds one (the snapshot then shared reads no task's layers).
+        let bound = state.boundLayerIDs.isEmpty ? [] : boundLayers().filter { state.boundLayerIDs.contains($0.id) }
         guard let innermost = bound.first else {
             if let snapshot = state.snapshot, snapshot.isCurrent(revision: state.revision, bound: []) {
                 state.snapshotRevision = state.revision
