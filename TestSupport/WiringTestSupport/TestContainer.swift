@@ -290,7 +290,8 @@ public final class TestContainer: Resolver, Sendable {
     /// ```
     /// - Parameters:
     ///   - configure: Adds the layer's overrides.
-    ///   - operation: Runs with the layer in place; the layer and its instances go when it returns.
+    ///   - operation: Runs with the layer in place; the layer and its instances go when it returns,
+    ///     also for a task it started that runs on.
     public func withOverrides<Result>(
         _ configure: (OverrideLayer) throws -> Void,
         operation: () throws -> Result
