@@ -64,6 +64,20 @@ private final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// Whether `body`, run on a thread of its own, ends within `seconds`; if not, it runs on, but
+/// the test fails instead of hanging. A time limit trait would not do: the test cannot end
+/// before its synchronous body returns, and the limit's own timer waits for one of Swift
+/// Testing's threads, which bodies like this hold (two, on a machine of two cores).
+private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        body()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + seconds) == .success
 }
 
 @Suite("wiring-mutants at the edges of its input", .enabled(if: ChildProcess.isSupported))
@@ -215,8 +229,8 @@ struct RunnerEdgeCasesTests {
     /// length: the message stays small whatever the keys (a deeply generic type's name).
     ///
     /// Before the fix: each key was listed whole; 20 keys of 100,000 characters made a message
-    /// of over 2,000,000. (Keys of 10,000 characters here: enough to overflow the bound tenfold,
-    /// small enough for the coverage file to be read quickly under the sanitizers.)
+    /// of over 2,000,000. (Keys of 10,000 characters here: enough to overflow the bound tenfold.
+    /// `onlysErrorForALongNameAmongLongKeysDoesNotHang` covers longer ones.)
     @Test(.timeLimit(.minutes(1)))
     func onlysErrorForAMissingKeyIsBounded() throws {
         let registrations = (0..<20).map { index in
@@ -235,5 +249,42 @@ struct RunnerEdgeCasesTests {
         #expect(message.hasPrefix("no registration \"Nothing\""), "\(message.prefix(200))")
         #expect(message.count < 5_000, "--only's error is \(message.count) characters long")
         #expect(message.contains("(10007 characters)"), "\(message.prefix(500))")
+    }
+
+    /// `--only`'s error for a long name that is no key, among long keys that differ from it only
+    /// at their end, comes within a bound far above what work linear in their length takes: a
+    /// hostile name must not hang. The keys are ASCII, or flags of regional indicators, where
+    /// each `Character` is two scalars and a break is found by counting pairs. 20 keys of
+    /// 40,000 characters (a coverage file of 0.8 or 6.4 MB) take under a second alone, under
+    /// Address Sanitizer too, while work quadratic in a key's length, 20 times 800 million
+    /// steps, takes minutes.
+    ///
+    /// No fix came with it: the runner was linear already. Tried against two likely regressions,
+    /// it failed on each, the runner still at work after a minute: a "did you mean" by the edit
+    /// distance of the name to each key, and a comparison of the name with each key a
+    /// `Character` at a time by offset from the start.
+    @Test(arguments: ["A", "\u{1F1EB}\u{1F1F7}"])
+    func onlysErrorForALongNameAmongLongKeysDoesNotHang(character: String) throws {
+        let body = String(repeating: character, count: 40_000)
+        let registrations = (0..<20).map { index in
+            CoverageInput.Registration(
+                key: "Box\(index)<" + body + ">", scope: ".container",
+                file: "App/Setup.swift", line: index + 1, tests: 1, resolvedBy: ["AppTests.Suite/sends()"])
+        }
+        let fake = try FakeBinary(
+            list: "AppTests.Suite/sends()\n", coverage: coverageJSON(registrations), mutantOutput: "", mutantStatus: 0)
+        defer { fake.remove() }
+        let message = Lines()
+        let ended = finishes(within: 60) {
+            do {
+                _ = try MutantsRunner(options: fake.options(only: "Box0<" + body + "]")) { _ in }.run()
+            } catch {
+                message.append("\(error)")
+            }
+        }
+        try #require(ended, "--only's error for keys of 40,000 characters took over a minute")
+        let text = message.all.joined()
+        #expect(text.hasPrefix("no registration \"Box0<"), "\(text.prefix(200))")
+        #expect(text.count < 5_000, "--only's error is \(text.count) characters long")
     }
 }
