@@ -3,6 +3,9 @@
 // ends, keys of any length in an error.
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import WiringMutantsCore
 import WiringTestHelpers
 
@@ -29,8 +32,18 @@ private struct FakeBinary {
             exit \(mutantStatus)
 
             """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try Self.writeExecutable(script, to: path)
+    }
+
+    /// Writes `script` to `path`, executable, through a descriptor closed on exec: a process
+    /// another test starts while the file is open for writing would otherwise inherit it and
+    /// keep it open as long as it runs, and running the script would fail with "Text file busy".
+    private static func writeExecutable(_ script: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: Data(script.utf8))
+        try handle.close()
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: directory) }

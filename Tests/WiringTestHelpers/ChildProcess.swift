@@ -68,28 +68,33 @@ public enum ChildProcess {
         inherited["WIRING_COVERAGE"] = nil
         inherited["WIRING_COVERAGE_RUN"] = nil
         inherited[caseVariable] = name
-        // A case that crashes on purpose must not start the runtime's backtracer: it inherits the
-        // output pipe, and under a sanitizer it can outlive the child by minutes, keeping the pipe
-        // open. The crash message itself is printed before the backtracer would start.
+        // A case that crashes on purpose must not start the runtime's backtracer: under a
+        // sanitizer it can outlive the child by minutes, writing into the child's output after
+        // the child was read. The crash message itself is printed before the backtracer starts.
         inherited["SWIFT_BACKTRACE"] = "enable=no"
         // Tests read the child's output as text: Swift Testing colours it in a colour terminal.
         inherited["NO_COLOR"] = "1"
         process.environment = inherited.merging(environment) { _, given in given }
-        let output = Pipe()
+        // Into a file, not a pipe: a pipe is read to its end only once every process holding its
+        // write end has ended, and children other tests start meanwhile may inherit it, so each
+        // child run waited for the slowest of them (a dozen tests ended together, minutes late
+        // under a sanitizer, each holding a thread of the pool meanwhile).
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("wiring-child-\(UUID().uuidString).txt").path
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputPath])
+        }
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardOutput = output
         process.standardError = output
-        let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            collected.append(handle.availableData)
+        do {
+            defer { try? output.close() }
+            try process.run()
         }
-        try process.run()
         let (status, wasSignalled, timedOut) = reap(process, timeout: timeout)
-        // Foundation closes this process's copy of the pipe's write end only when it sees the
-        // child end; reaped here, it never does, and reading to the end would wait forever.
-        try? output.fileHandleForWriting.close()
-        output.fileHandleForReading.readabilityHandler = nil
-        collected.append(output.fileHandleForReading.readDataToEndOfFile())
-        return Outcome(status: status, wasSignalled: wasSignalled, timedOut: timedOut, output: collected.text)
+        let text = FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Outcome(status: status, wasSignalled: wasSignalled, timedOut: timedOut, output: text)
     }
 
     /// Waits for the child to end, killing it after `timeout` seconds, and reaps it here with
@@ -156,22 +161,5 @@ extension ChildProcess.Outcome {
         guard let start = output.range(of: "<<<\n"), let end = output.range(of: "\n>>>", range: start.upperBound..<output.endIndex)
         else { return nil }
         return String(output[start.upperBound..<end.lowerBound])
-    }
-}
-
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        data.append(more)
-    }
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
     }
 }
