@@ -299,8 +299,18 @@ package struct MutantsRunner: Sendable {
     /// `text` whole if short, else its start and end and how long it was, so that a message
     /// naming keys stays small whatever their length (a deeply generic type's name).
     static func shortened(_ text: String, head: Int = 60, tail: Int = 20) -> String {
-        guard text.count > head + tail + 1 else { return text }
-        return "\(text.prefix(head))…\(text.suffix(tail)) (\(text.count) characters)"
+        // Characters, but never more than a few kilobytes: one character may join any number of
+        // Unicode scalars (a letter and its accents), so long ends are cut by scalars.
+        let bytes = text.utf8.count
+        guard bytes > head + tail + 1 else { return text }
+        let count = text.count
+        guard count > head + tail + 1 || bytes > 4_096 else { return text }
+        let length = count > head + tail + 1 ? "\(count) characters" : "\(bytes) bytes"
+        var start = text.prefix(head)
+        if start.utf8.count > 1_024 { start = Substring(text.unicodeScalars.prefix(head)) }
+        var end = text.suffix(tail)
+        if end.utf8.count > 1_024 { end = Substring(text.unicodeScalars.suffix(tail)) }
+        return "\(start)…\(end) (\(length))"
     }
 
     /// `text` in single quotes, for a shell.

@@ -41,6 +41,26 @@ private func thousandNamedInts() -> Container {
         #expect(error.key.name?.count == 100_000)
     }
 
+    /// One character can join any number of Unicode scalars: a letter and 100,000 accents is one
+    /// character, and 200,001 bytes of UTF-8. Before the fix it was shown whole, beside every
+    /// line that names the key; it is now shortened by its scalars, with its length in bytes.
+    /// So are the ends of a long name whose characters are that long.
+    @Test func aNameOfFewCharactersButHugeOnesGivesAShortError() throws {
+        let container = thousandNamedInts()
+        let accented = "e" + String(repeating: "\u{301}", count: 100_000)
+        #expect(accented.count == 1)
+
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Int.self, name: accented) }
+
+        #expect(error.description.utf8.count < 20_000, "\(error.description.utf8.count) bytes")
+        #expect(error.description.contains("…" + String(repeating: "\u{301}", count: 40) + "\" (200001 bytes)"))
+
+        let manyAccented = String(repeating: "e" + String(repeating: "\u{301}", count: 1_000), count: 400)
+        let key = ServiceKey(Int.self, name: manyAccented).description
+        #expect(key.utf8.count < 10_000, "\(key.utf8.count) bytes")
+        #expect(key.hasSuffix("\" (400 characters))"))
+    }
+
     @Test func aHugeRegisteredNameDoesNotWidenEveryLineOfTheList() throws {
         // One registered name of 100,000 characters set the width every near miss was padded
         // to: the description of this error was 100 million characters long.

@@ -27,24 +27,38 @@ package enum BoundedText {
     /// How many keys at each end of a longer path or cycle are shown.
     package static let chainEnds = 3
 
+    /// Names of more UTF-8 bytes than this are shortened too, however few their characters: one
+    /// character may join any number of Unicode scalars (a letter and 100,000 accents). Far above
+    /// what ``maximumNameLength`` characters of any script or flag take.
+    package static let maximumNameBytes = 4_096
+
     /// `name` as a Swift string literal, `"mimi"`, when it has at most ``maximumNameLength``
     /// characters; a longer one is shown by its ends and its length:
-    /// `"xxxx…xxxx" (100000 characters)`.
+    /// `"xxxx…xxxx" (100000 characters)`, or for one of few characters but many bytes,
+    /// `"é́́…́́" (200001 bytes)`.
     ///
     /// Costs no more than counting the characters of `name`, and nothing for a short one.
     package static func literal(_ name: String) -> String {
-        guard let (head, tail, count) = shortened(name) else { return name.swiftLiteral }
-        return "\"\(head.swiftLiteralContents)…\(tail.swiftLiteralContents)\" (\(count) characters)"
+        guard let (head, tail, length) = shortened(name) else { return name.swiftLiteral }
+        return "\"\(head.swiftLiteralContents)…\(tail.swiftLiteralContents)\" (\(length))"
     }
 
-    /// The start and end of `text` to show, and how many characters it has, when it has more
-    /// than ``maximumNameLength``; `nil` when it is shown whole.
-    private static func shortened(_ text: String) -> (head: Substring, tail: Substring, count: Int)? {
+    /// The start and end of `text` to show, and its length, when it has more than
+    /// ``maximumNameLength`` characters or ``maximumNameBytes`` bytes; `nil` when it is shown
+    /// whole. The ends are cut by scalars where characters that long would make them long.
+    private static func shortened(_ text: String) -> (head: Substring, tail: Substring, length: String)? {
         // No more UTF-8 bytes than the limit means no more characters: no need to count them.
-        guard text.utf8.count > maximumNameLength else { return nil }
+        let bytes = text.utf8.count
+        guard bytes > maximumNameLength else { return nil }
         let count = text.count
-        guard count > maximumNameLength else { return nil }
-        return (text.prefix(shownHead), text.suffix(shownTail), count)
+        guard count > maximumNameLength || bytes > maximumNameBytes else { return nil }
+        let length = count > maximumNameLength ? "\(count) characters" : "\(bytes) bytes"
+        let scalars = text.unicodeScalars
+        var head = text.prefix(shownHead)
+        if head.utf8.count > maximumNameBytes / 2 { head = Substring(scalars.prefix(shownHead)) }
+        var tail = text.suffix(shownTail)
+        if tail.utf8.count > maximumNameBytes / 2 { tail = Substring(scalars.suffix(shownTail)) }
+        return (head, tail, length)
     }
 
     /// The items of a list of candidates to show, at most ``maximumListed``, and when there are
