@@ -144,9 +144,9 @@ struct TestContainerLifetimeTests {
     }
 
     /// A resolve that began inside a layer and publishes its singleton after the layer is gone
-    /// (popped, or its `withOverrides` returned) keeps nothing: the layer's shelf of the test
-    /// container's store is closed, so the instance lives only as long as its caller holds it.
-    /// (Kept on the shelf, nothing would ever find it or let it go before the test container.)
+    /// (popped, or its `withOverrides` returned) keeps it on the layer's shelf only until the next
+    /// layer ends: then the shelf closes, and the instance lives only as long as its caller holds
+    /// it. (Kept on for good, nothing would ever find it or let it go before the test container.)
     @Test(arguments: ["popLayer", "withOverrides"])
     func whatAResolveFinishesAfterItsLayerIsGoneIsNotKeptForGood(_ end: String) async throws {
         let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -183,7 +183,10 @@ struct TestContainerLifetimeTests {
             gate.signal()
             await inside?.value
         }
-        // A resolve after the change, so that no snapshot of the old layers is left either.
+        // Another layer ends, closing the shelf; a resolve after it, so that no snapshot of the
+        // old layers is left either.
+        test.pushLayer("next")
+        test.popLayer()
         _ = try test.resolve(Int.self)
         #expect(made.wasMade)
         #expect(made.object == nil, "the singleton made after its layer was gone is still alive")

@@ -46,7 +46,10 @@ private func thousandNamedInts() -> Container {
     /// line that names the key; it is now shortened by its scalars, with its length in bytes.
     /// So are the ends of a long name whose characters are that long.
     @Test func aNameOfFewCharactersButHugeOnesGivesAShortError() throws {
-        let container = thousandNamedInts()
+        // Ten registrations, not a thousand: comparing such a name with each registered one
+        // normalizes its accents each time (Swift compares strings by canonical equivalence).
+        let container = Container()
+        for number in 0..<10 { container.register(Int.self, name: "n\(number)") { _ in number } }
         let accented = "e" + String(repeating: "\u{301}", count: 100_000)
         #expect(accented.count == 1)
 

@@ -44,6 +44,11 @@ final class LayerStack: Sendable {
         var sentinel = ContainerSentinel()
         /// How to tell the running test, as the helper modules installed it (see ``RunningTests``).
         var identify: RunningTests.Identify?
+        /// The shelves of the layers popped or unbound last, emptied then: a resolution begun
+        /// before, still running through one, keeps there what it makes, so that a singleton it
+        /// and another such resolution need is made once. Closed at the next pop or unbind (what
+        /// they keep goes then), so that none stays open for good.
+        var lastEnded: [Int] = []
     }
 
     /// Layers bound to a task by `withOverrides`, innermost last, for any layer stack.
@@ -110,17 +115,31 @@ final class LayerStack: Sendable {
 
     /// Removes the last pushed layer and frees the instances made while it was on top.
     func pop() -> OverrideLayer? {
-        let popped = state.withLock { state in
+        let (popped, toClose) = state.withLock { state in
             defer {
                 state.revision += 1
                 state.sentinel.watch(pushed: state.pushed)
             }
-            return state.pushed.popLast()
+            let popped = state.pushed.popLast()
+            return (popped, popped.map { Self.noteEnded($0, in: &state) } ?? [])
         }
         if let popped {
-            dropInstances(of: popped, closing: true)
+            dropInstances(of: popped)
         }
+        close(toClose)
         return popped
+    }
+
+    /// Notes `layer` as the last ended, returning the shelves ended before it, to close.
+    private static func noteEnded(_ layer: OverrideLayer, in state: inout State) -> [Int] {
+        defer { state.lastEnded = [layer.id] }
+        return state.lastEnded
+    }
+
+    /// Closes the shelves `numbers`, letting go of what they keep outside the store's lock.
+    private func close(_ numbers: [Int]) {
+        let dropped = numbers.flatMap { instances.removeShelf($0, closing: true) }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Lets go of the instances every layer keeps, the layers themselves staying: what a leak
@@ -128,13 +147,15 @@ final class LayerStack: Sendable {
     func dropKeptInstances() {
         let layers = snapshot().layers + ownLayers
         for layer in layers { dropInstances(of: layer) }
+        // What resolutions still running through the last ended layers kept there goes too.
+        let ended = state.withLock { $0.lastEnded }
+        let dropped = ended.flatMap { instances.removeShelf($0) }
+        withExtendedLifetime(dropped) {}
     }
 
-    /// Frees the instances made while `layer` was on top, as popping it promises; `closing` once
-    /// it is done with (popped, or its `withOverrides` returned), so that a resolution still
-    /// running through it keeps nothing more on its shelf.
-    private func dropInstances(of layer: OverrideLayer, closing: Bool = false) {
-        let dropped = instances.removeShelf(layer.id, closing: closing)
+    /// Frees the instances made while `layer` was on top, as popping it promises.
+    private func dropInstances(of layer: OverrideLayer) {
+        let dropped = instances.removeShelf(layer.id)
         // Released here, outside the store's lock: a deinit may well resolve something.
         withExtendedLifetime(dropped) {}
     }
@@ -187,11 +208,12 @@ final class LayerStack: Sendable {
     /// and so make the next override copy it.
     var topLayer: OverrideLayer {
         let identifier = ObjectIdentifier(self)
-        let taskLayers = Self.taskLayers
+        let own = Self.taskLayers.filter { $0.stack == identifier }.map(\.layer)
         return state.withLock { state in
-            // A task that outlived its `withOverrides` still lists the layer: it is done with.
-            let bound = taskLayers.last { $0.stack == identifier && state.boundLayerIDs.contains($0.layer.id) }
-            return bound?.layer ?? state.pushed.last
+            // A task that outlived a `withOverrides` still lists its layer, done with: the one it
+            // is still inside takes the override; outside them all, the last, which no resolve
+            // sees any more, so that it reaches no other test.
+            own.last { state.boundLayerIDs.contains($0.id) } ?? own.last ?? state.pushed.last
         } ?? root
     }
 
@@ -267,11 +289,12 @@ final class LayerStack: Sendable {
     private func unbind(_ layer: OverrideLayer) {
         // Freed while still noted as bound: a leak check in another task meanwhile must not
         // find the layer unbound with its instances still alive.
-        dropInstances(of: layer, closing: true)
-        let snapshot = state.withLock { state in
+        dropInstances(of: layer)
+        let (snapshot, toClose) = state.withLock { state in
             if let index = state.boundLayerIDs.firstIndex(of: layer.id) { state.boundLayerIDs.remove(at: index) }
-            return state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer))
+            return (state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer)), Self.noteEnded(layer, in: &state))
         }
+        close(toClose)
         // Let go of here, outside the lock.
         withExtendedLifetime(snapshot) {}
     }
