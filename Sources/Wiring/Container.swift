@@ -279,7 +279,7 @@ public final class Container: Resolver, Sendable {
             return (current.takeKeptInstances(), state.observers, updated, state.behaviors)
         }
         withExtendedLifetime(dropped) {}
-        notify(observers)
+        notify(observers, updating: updated)
         if let updated, !behaviors.isEmpty {
             let info = RegistrationInfo(updated)
             for behavior in behaviors {
@@ -308,8 +308,8 @@ public final class Container: Resolver, Sendable {
         }
     }
 
-    private func notify(_ observers: [any RegistrationObserver]) {
-        for observer in observers { observer.registrationsChanged() }
+    private func notify(_ observers: [any RegistrationObserver], updating updated: RegistrationEntry? = nil) {
+        for observer in observers { observer.registrationsChanged(updating: updated) }
     }
 
     package var registry: Registry {

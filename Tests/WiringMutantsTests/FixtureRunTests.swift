@@ -59,7 +59,7 @@ struct FixtureRunTests {
         score: 50% of 14 mutants killed
         """#
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func theFixtureReportsEachOutcomeWhereItWasWrittenFor() throws {
         let lines = LockedLines()
         let report = try MutantsRunner(options: Self.options()) { lines.append($0) }.run()
@@ -71,7 +71,7 @@ struct FixtureRunTests {
         #expect(lines.text.contains("[12/12] 7 killed, "), "\(lines.text)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func onlyRunsTheMutantsOfOneRegistration() throws {
         let report = try MutantsRunner(options: Self.options(only: "Mailer")) { _ in }.run()
         #expect(report.mutants.map(\.name) == ["Mailer:unshare", "Mailer:unregister", "Mailer:fake"])

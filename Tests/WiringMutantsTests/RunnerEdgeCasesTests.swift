@@ -155,7 +155,7 @@ struct RunnerEdgeCasesTests {
     ///
     /// Before the fix: the summary was read as a failed test named `run with 2 tests in 1
     /// suite`, and the mutant reported killed by it.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func aSwiftTestingVerifyingTestCatchesByVerification() throws {
         let registration = CoverageInput.Registration(
             key: "Mailer", scope: ".transient", file: "App/Setup.swift", line: 3, tests: 1,
@@ -186,7 +186,7 @@ struct RunnerEdgeCasesTests {
     ///
     /// Before the fix: neither name matched a test, and the mutant was reported killed by
     /// `"verifies the wiring"` (or `verify(x:) with 3 test cases`).
-    @Test(.timeLimit(.minutes(1)), arguments: [
+    @Test(.timeLimit(.minutes(4)), arguments: [
         ("\"verifies the wiring\"", "AppTests.Suite/verify()"),
         ("verify(x:) with 3 test cases", "AppTests.Suite/verify(x:)"),
     ])
@@ -215,7 +215,7 @@ struct RunnerEdgeCasesTests {
     /// the test process's own note that verification found problems in a test (printed under
     /// a mutant by WiringTestSupport) can. Without it, nothing shows the mutant was caught by
     /// verification only, and it is reported killed.
-    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    @Test(.timeLimit(.minutes(4)), arguments: [true, false])
     func displayNamesAllRoundAreTiedToTestsByTheVerificationNote(noted: Bool) throws {
         let registration = CoverageInput.Registration(
             key: "Mailer", scope: ".transient", file: "App/Setup.swift", line: 3, tests: 1,
@@ -247,7 +247,7 @@ struct RunnerEdgeCasesTests {
     ///
     /// The same with keys whose body is one character of 10,000 scalars (a letter and its
     /// accents): before the fix, the runner counted characters, so it showed such a key whole.
-    @Test(.timeLimit(.minutes(1)), arguments: ["A", "e\u{301}"])
+    @Test(.timeLimit(.minutes(4)), arguments: ["A", "e\u{301}"])
     func onlysErrorForAMissingKeyIsBounded(body kind: String) throws {
         let body = kind == "A" ? String(repeating: "A", count: 10_000) : "e" + String(repeating: "\u{301}", count: 9_999)
         let registrations = (0..<20).map { index in

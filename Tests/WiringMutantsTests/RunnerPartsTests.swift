@@ -117,7 +117,7 @@ struct RunnerPartsTests {
         #expect(lines.all.allSatisfy { $0.hasSuffix("\n") && !$0.contains("\r") })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func aRunPastItsLimitIsKilledWithWhatItStarted() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("BoundedProcess-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

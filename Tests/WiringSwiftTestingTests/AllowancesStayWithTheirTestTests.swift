@@ -66,7 +66,7 @@ struct AllowancesStayWithTheirTestTests {
     /// FindingRouter.swift) merges `WiringFindings.bound` — the allowance of the task that
     /// happens to notice the finding (B's, set by `WiringFindingsTrait.provideScope`) — into the
     /// policy of `test`, which is `culprit` (A) here, not the running test.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func oneTestsAllowanceDoesNotDropAnotherTestsUnbalancedPush() throws {
         let outcome = try ChildProcess.run(
             "allowance-another-tests-allowance",

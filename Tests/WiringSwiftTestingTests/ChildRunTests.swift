@@ -37,7 +37,7 @@ struct ChildRunTests {
         try String(contentsOfFile: reportPath, encoding: .utf8)
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(4)), arguments: [false, true])
     func aSwiftTestingRunCountsEachTestOnce(serially: Bool) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -66,7 +66,7 @@ struct ChildRunTests {
             """)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func anXCTestRunCountsEachTest() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -88,7 +88,7 @@ struct ChildRunTests {
             """))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func xctestAndSwiftTestingProcessesOfOneRunAddUp() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["WIRING_COVERAGE": reportPath, "WIRING_COVERAGE_RUN": "\(UUID())"]
@@ -122,7 +122,7 @@ struct ChildRunTests {
 
     /// The coverage article shows the report and the JSON of `swift test --filter CheckoutTests`: this
     /// package's CheckoutTests, XCTest's and Swift Testing's, which the article shows too.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func theCoverageArticleShowsTheReportOfARealRun() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["WIRING_COVERAGE": reportPath, "WIRING_COVERAGE_RUN": "\(UUID())"]
@@ -155,7 +155,7 @@ struct ChildRunTests {
         return lines[(fence + 1)..<end].map { $0 + "\n" }.joined()
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestTheSentinelFailsTheTestsConcerned() throws {
         let outcome = try runXCTest("SentinelChildXCTests", case: "xctest-sentinel")
 
@@ -207,7 +207,7 @@ struct ChildRunTests {
         #expect(shown.split(separator: "\n").allSatisfy { outcome.output.contains($0) }, "\(shown)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestTheSentinelNamesTheFirstTestToUseTheHelpers() throws {
         let outcome = try runXCTest("FirstTestChildXCTests", case: "xctest-first-test")
 
@@ -220,7 +220,7 @@ struct ChildRunTests {
             """), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestALayerLeftPushedIsCaughtWhenTheTestsRunAloneWithoutHelpers() throws {
         let outcome = try runXCTest("LeakedLayerChildXCTests", case: "xctest-leaked-layer")
 
@@ -233,7 +233,7 @@ struct ChildRunTests {
             """), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inSwiftTestingALayerLeftPushedIsCaughtWhenTheTestsRunAloneWithoutHelpers() throws {
         let outcome = try ChildProcess.run(
             "swift-testing-leaked-layer",
@@ -250,7 +250,7 @@ struct ChildRunTests {
         #expect(!outcome.output.contains("TestIdentification.swift"), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inSwiftTestingAFallbackInATestsOwnTaskFailsThatTestAloneWithoutHelpers() throws {
         let outcome = try ChildProcess.run(
             "swift-testing-fallback",
@@ -265,7 +265,7 @@ struct ChildRunTests {
         #expect(!outcome.output.contains("no running test could be failed for"), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inSwiftTestingCodeOfNoTestIsAWarningAtTheEnd() throws {
         let outcome = try runSwiftTesting("SentinelChildSuite", case: "swift-testing-sentinel")
 

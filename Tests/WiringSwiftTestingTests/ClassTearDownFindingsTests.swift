@@ -23,7 +23,7 @@ struct ClassTearDownFindingsTests {
     /// calls `XCTFail`, which XCTest drops with no test running, and keeps it as unconfirmed. Only
     /// the next test's start (`testCaseWillStart`) sent unconfirmed findings to the summary, and
     /// after the run's last class none starts.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aFindingInTheLastClassTearDownOfTheRunIsListedAtTheEnd() throws {
         let outcome = try run("teardown-findings-last-class", entries: [Self.entry])
 
@@ -47,7 +47,7 @@ struct ClassTearDownFindingsTests {
     /// Before the fix: the child exits 0 with "Executed 1 test, with 0 failures" and nothing
     /// after it, `sentinelWarnings` "". Cause: the unknown test the class `tearDown()` was taken
     /// for never ended, so the check waiting for its end (`LayerStack.push`, `atScopeEnd`) never ran.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aLayerLeftPushedInTheLastClassTearDownOnAKeptContainerIsListedAtTheEnd() throws {
         let outcome = try run("teardown-findings-kept-container", entries: [Self.entry])
 
@@ -59,7 +59,7 @@ struct ClassTearDownFindingsTests {
 
     /// The same, with Wiring's helpers used in the class's test first: no test runs in the
     /// class `tearDown()`, and the finding goes straight to the summary (it did before the fix too).
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aFindingInTheLastClassTearDownAfterTheHelpersWereUsedIsListedAtTheEnd() throws {
         let outcome = try run("teardown-findings-after-helpers", entries: [Self.entry])
 
@@ -71,7 +71,7 @@ struct ClassTearDownFindingsTests {
     /// A class `tearDown()` followed by another class's test: the finding must not fail that
     /// test, which did not make it, and goes to the summary (it did before the fix too, when the
     /// next test started).
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aFindingInAClassTearDownFollowedByAnotherClassFailsNoneOfItsTestsAndIsListedAtTheEnd() throws {
         let outcome = try run(
             "teardown-findings-then-another-class",

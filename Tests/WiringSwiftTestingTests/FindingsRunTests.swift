@@ -35,7 +35,7 @@ struct FindingsRunTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inSwiftTestingEachMistakeFailsItsTestAtItsLocation() throws {
         let outcome = try runSwiftTesting()
         let output = outcome.output
@@ -89,7 +89,7 @@ struct FindingsRunTests {
         #expect(!output.contains("no running test could be failed for"), "\(output)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inSwiftTestingTheEnvironmentAllowsFindingsForTheWholeRun() throws {
         let allowed = try runSwiftTesting(environment: ["WIRING_ALLOW_FINDINGS": "all"])
         #expect(allowed.succeeded, "\(allowed)")
@@ -104,7 +104,7 @@ struct FindingsRunTests {
         #expect(reported.output.contains("unbalanced-pop: popLayer() at"), "\(reported)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestEachMistakeFailsItsTestAtItsLocation() throws {
         let outcome = try runXCTest()
         let output = outcome.output
@@ -136,7 +136,7 @@ struct FindingsRunTests {
         #expect(!output.contains("no running test could be failed for"), "\(output)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestTheEnvironmentAllowsFindingsForTheWholeRun() throws {
         let allowed = try runXCTest(environment: ["WIRING_ALLOW_FINDINGS": "all"])
         #expect(allowed.output.contains("Executed 10 tests, with 0 failures"), "\(allowed)")

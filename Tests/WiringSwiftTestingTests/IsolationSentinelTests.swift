@@ -99,7 +99,7 @@ struct IsolationSentinelTests {
     }
 
     @Test(
-        .testContainer { makeAppContainer() }, .timeLimit(.minutes(1)), arguments: 0..<16)
+        .testContainer { makeAppContainer() }, .timeLimit(.minutes(4)), arguments: 0..<16)
     func testCasesRunningInParallelAreEachToldOfTheLeftLayer(index: Int) async throws {
         await Task.yield()
         let failures = expectFailures { _ = try? sharedWithALeftLayer.resolve(Checkout.self) }
@@ -137,7 +137,7 @@ struct IsolationSentinelTests {
         ])
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: 0..<16)
+    @Test(.timeLimit(.minutes(4)), arguments: 0..<16)
     func testCasesInParallelAreEachToldOfTheirEndedContainer(index: Int) async throws {
         let leaked = try await containerOfAnEndedTestCase()
         let later = "AppTests.LaterTests/later\(index)()"
@@ -164,7 +164,7 @@ private func takeWarnings(naming name: String) -> [String] {
 /// is neither a failure nor a warning kept for then: these take the kept warnings to check them.
 @Suite("Isolation sentinel, outside any test, and what is no finding", .serialized)
 struct IsolationSentinelOutsideTestsTests {
-    @Test(.testContainer { makeAppContainer() }, .timeLimit(.minutes(1)))
+    @Test(.testContainer { makeAppContainer() }, .timeLimit(.minutes(4)))
     func aFallbackInADetachedTaskIsAWarningForTheEndOfTheRun() async throws {
         let name = runningTestName()
 
@@ -180,7 +180,7 @@ struct IsolationSentinelOutsideTestsTests {
             """))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func aTestContainerResolvedFromOutsideAnyTestAfterItsTestEnded() async throws {
         let leaked = try await containerOfAnEndedTestCase()
         let name = runningTestName()

@@ -38,7 +38,7 @@ struct SharedContainerAllowanceChildSuite {
 
 @Suite("Findings reach the test that made them", .enabled(if: ChildProcess.isSupported))
 struct OffTheTestsPathFindingsTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func oneTestsAllowanceDoesNotSilenceAnotherTestOfASharedContainer() throws {
         let outcome = try ChildProcess.run(
             "shared-container-allowance",
@@ -51,7 +51,7 @@ struct OffTheTestsPathFindingsTests {
         #expect(outcome.output.contains("bSwallowsLiveOnly() recorded an issue"), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inXCTestAFindingOffTheMainThreadFailsTheTestWhileItRuns() throws {
         let outcome = try ChildProcess.run(
             "xctest-off-main-findings", entry: "WiringXCTestTests.OffTheMainThreadFindingsChildXCTests", timeout: 60)

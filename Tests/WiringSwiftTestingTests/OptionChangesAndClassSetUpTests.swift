@@ -67,7 +67,7 @@ struct OptionChangesAndClassSetUpTests {
     /// yet returns `true`. The next test's `testCaseWillStart` ends the unnamed run with nothing
     /// pending. Control (run once, not kept): the same class `setUp()` noticing it on a global
     /// queue lists it in the end-of-run summary.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aFindingNoticedInAnXCTestClassSetUpIsNotLost() throws {
         let outcome = try ChildProcess.run("setup-findings-class-setup", entry: "WiringXCTestTests.SetUpFindingsChildXCTests", timeout: 60)
         let output = outcome.output

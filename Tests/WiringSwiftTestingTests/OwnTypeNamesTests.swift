@@ -30,7 +30,7 @@ struct DateGenerator: Sendable {
     let now: @Sendable () -> Date
 }
 
-@Suite(.timeLimit(.minutes(1))) struct OwnTypeNamesTests {
+@Suite(.timeLimit(.minutes(4))) struct OwnTypeNamesTests {
     static let appID = UUID(uuidString: "A0000000-0000-0000-0000-00000000000A")!
     static let appDate = Date(timeIntervalSince1970: 86_400)
 

@@ -112,7 +112,7 @@ struct TestCaseFindingsTests {
         output.split(separator: "\n").map(String.init).first { $0.contains("Test \(test) with ") && $0.contains(" failed ") }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func everyCaseFailsForTheFindingItMade() throws {
         let output = try run("TestCaseChildSuite/everyCase")
         let handMade = failureLine(of: "everyCaseMakesAFinding(index:)", in: output)
@@ -124,14 +124,14 @@ struct TestCaseFindingsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aFindingNoticedOffACasesTaskFailsThatCase() throws {
         let output = try run("TestCaseChildSuite/aFindingOffTheTaskOfCaseOne")
         #expect(output.contains("aFindingOffTheTaskOfCaseOne(index:) recorded an issue with 1 argument index → 1"), "\(output)")
         #expect(!output.contains("aFindingOffTheTaskOfCaseOne(index:) recorded an issue with 1 argument index → 0"), "\(output)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aLayerOneCaseLeftPushedFailsTheCaseResolvingThroughIt() throws {
         let output = try run("TestCaseChildSuite/aLayerOfAnotherCase")
         #expect(output.contains("aLayerOfAnotherCase(index:) recorded an issue with 1 argument index → 1"), "\(output)")
@@ -139,7 +139,7 @@ struct TestCaseFindingsTests {
         #expect(!output.contains("aLayerOfAnotherCase(index:) recorded an issue with 1 argument index → 0"), "\(output)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func everyRepetitionFailsForTheFindingItMade() throws {
         let output = try run("TestCaseChildSuite/everyRepetitionMakesAFinding", ["--repetitions", "3"])
         let failed = output.split(separator: "\n").filter { $0.contains("Test everyRepetitionMakesAFinding() failed") }

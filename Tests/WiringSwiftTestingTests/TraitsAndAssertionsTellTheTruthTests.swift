@@ -47,7 +47,7 @@ private final class TruthNeeds {
     /// The same, raced: tasks under the trait and tasks without it resolve through one shared
     /// test container at once, a fast and a slow factory, over many rounds. Only the tasks that
     /// declared the fake get it; the others get `not registered`, while the trait's tests run.
-    @Test(.timeLimit(.minutes(2)), arguments: FactorySpeed.allCases)
+    @Test(.timeLimit(.minutes(4)), arguments: FactorySpeed.allCases)
     func aFakesTraitUnderASharedContainerIsSeenOnlyByItsOwnTasks(speed: FactorySpeed) async throws {
         let container = Container()
         container.register(TruthNeeds.self) { r in
@@ -96,7 +96,7 @@ private final class TruthNeeds {
     /// only (`TestIdentification.name(of:)`, no case), and takes any second claim of a path by
     /// a parameterized test (`earlier != test || isParameterized`) for another case's, so the
     /// same case checking its own file again in its next repetition fails.
-    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(4)))
     func aRepeatedParameterizedTestChecksItsOwnSnapshotsAgain() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hunt6-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

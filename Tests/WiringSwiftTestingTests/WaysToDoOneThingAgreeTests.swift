@@ -115,7 +115,7 @@ private func oneWayIssues(_ body: () async throws -> Void) async throws -> [Stri
     /// has set `RunningTests.bound?.findingPolicy` or `WiringFindings.bound`; FindingRouter.report
     /// records it at once (TestIdentification.record), so the allowance arrives too late. The same
     /// holds for a suite's `.override`/`.testClock()` and a test's `.wiringFindings`.
-    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(4)))
     func traitOrderChildRun() throws {
         let outcome = try ChildProcess.run(
             "trait-order",
@@ -127,7 +127,7 @@ private func oneWayIssues(_ body: () async throws -> Void) async throws -> [Stri
 
     /// `aSuitesOverrideInANestedTestContainerIsReportedOnce` with real traits, in a child run:
     /// both tests fail (as they should), each with one issue.
-    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: ChildProcess.isSupported), .timeLimit(.minutes(4)))
     func nestedContainerChildRun() throws {
         let outcome = try ChildProcess.run(
             "nested-container", arguments: ["--testing-library", "swift-testing", "--filter", "NestedContainerChildSuite"],

@@ -171,7 +171,7 @@ private func run(
     private static let graphs = Int(ProcessInfo.processInfo.environment["WIRING_PARITY_GRAPHS"] ?? "") ?? 300
     private static let seed = UInt64(ProcessInfo.processInfo.environment["WIRING_PARITY_SEED"] ?? "") ?? 2026
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aTestContainerOverAContainerSharesExactlyAsAFreshOneWould() {
         var random = SeededGenerator(state: Self.seed)
         var mismatches = 0

@@ -10,7 +10,7 @@ import WiringTestSupport
 // "'TestClock' is ambiguous for type lookup". (An expression such as `TestClock(label:)` would
 // not notice: the type checker picks the candidate whose initializer fits.)
 
-@Suite(.timeLimit(.minutes(1))) struct ImportedTypeNamesTests {
+@Suite(.timeLimit(.minutes(4))) struct ImportedTypeNamesTests {
     @Test func anotherModulesNamesakesResolveBesideWiringsDoubles() throws {
         let appID = UUID(uuidString: "B0000000-0000-0000-0000-00000000000B")!
         let container = Container()

@@ -6,7 +6,7 @@ import WiringTestSupport
 // installTestClock, installSequentialUUIDs and installFixedDate: one call each, an ordinary
 // override that app code resolves and the trace shows.
 
-@Suite(.timeLimit(.minutes(1))) struct InstalledDoublesTests {
+@Suite(.timeLimit(.minutes(4))) struct InstalledDoublesTests {
     @Test func appCodeGetsTheDoublesAndTheTraceShowsEachAsAnOverride() async throws {
         let test = TestContainer(base: makeReminderApp())
         let clock = test.installTestClock()

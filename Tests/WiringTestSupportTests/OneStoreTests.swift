@@ -298,6 +298,40 @@ struct OneStoreTests {
         #expect(try test.resolve(ShelfSession.self) !== rootOne, "the root's instance survived the reset")
     }
 
+    /// Changing a registration's options lets go of its instance there and then, as the app's
+    /// container does, also when nothing is kept for the new options (changed to `.transient` or
+    /// `.graph`, or not resolved again).
+    ///
+    /// Before the fix (every case, every run, also before the one store): the test container let
+    /// go of an earlier copy's instance only when it kept one for a later copy, so the old one
+    /// stayed alive on the root's shelf, never handed out, until a reset.
+    @Test(arguments: ["transient", "graph", "container, not resolved again"])
+    func changingOptionsLetsGoOfTheInstanceWithoutALaterOneKept(_ change: String) throws {
+        for useTestContainer in [false, true] {
+            let base = Container()
+            let registration = base.register(ShelfKept.self) { _ in ShelfKept() }.scope(.container)
+            let test = TestContainer(base: base)
+            let resolver: any Resolver = useTestContainer ? test : base
+            weak var old: ShelfKept?
+            old = try resolver.resolve(ShelfKept.self)
+            #expect(old != nil)
+            switch change {
+            case "transient": registration.scope(.transient)
+            case "graph": registration.scope(.graph)
+            default: registration.scope(.container)
+            }
+            if change != "container, not resolved again" { _ = try resolver.resolve(ShelfKept.self) }
+            #expect(old == nil, "\(useTestContainer ? "test container" : "app container") keeps the old copy's instance (\(change))")
+            if useTestContainer, old != nil {
+                // What keeps it: the store (a reset of its old scope lets go of it).
+                test.resetScope(.container)
+                #expect(old == nil, "still alive after a reset: something other than the store keeps it")
+            }
+            withExtendedLifetime(test) {}
+        }
+    }
+
+
     /// Changing a registration's options (`.scope(_:)`) lets go of its instance on every shelf,
     /// as the app's container lets go of it then, not only on the shelf the next instance goes on.
     ///

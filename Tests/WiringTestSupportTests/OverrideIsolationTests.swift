@@ -27,7 +27,7 @@ private final class IsolationSpyNetwork: Network {
 }
 
 @Suite struct OverrideIsolationTests {
-    @MainActor @Test(.timeLimit(.minutes(1)))
+    @MainActor @Test(.timeLimit(.minutes(4)))
     func aMainActorTestsOverrideNeverRunsOffTheMainActorAndAnAwaitedResolveHopsThere() async throws {
         let counter = MainActorCounter()
         let test = TestContainer(base: makeAppContainer())

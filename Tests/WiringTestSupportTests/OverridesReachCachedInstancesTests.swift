@@ -102,7 +102,7 @@ struct OverridesReachCachedInstancesTests {
         #expect(try test.resolve(Repository.self) === original)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func parallelWithOverridesEachGetTheirOwnRemadeInstance() async throws {
         let test = TestContainer(base: makeBase())
         let original = try test.resolve(Repository.self)

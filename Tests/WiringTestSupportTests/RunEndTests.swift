@@ -91,7 +91,7 @@ struct RunEndTests {
         return outcome
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func theReportIsWrittenWhenTheProcessEnds() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("wiring-coverage.txt").path
@@ -103,7 +103,7 @@ struct RunEndTests {
         #expect(try String(contentsOfFile: json, encoding: .utf8) == ThreeTests.json + "\n")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func theProcessesOfOneRunAddUp() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("wiring-coverage.txt").path
@@ -129,14 +129,14 @@ struct RunEndTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == ThreeTests.report + "\n")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func withoutWiringCoverageNothingIsWritten() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try run("coverage-at-exit")
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aLayerLeftPushedWhenItsTestContainerIsFreedIsAWarningAtTheEnd() throws {
         let outcome = try run("unbalanced-push-at-exit")
 
@@ -149,7 +149,7 @@ struct RunEndTests {
             """), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func inStrictModeWarningsAtTheEndFailTheRun() throws {
         let outcome = try ChildProcess.run(
             "strict-at-exit", entry: "WiringTestSupportTests.RunEndChildEntry/testChildCase", timeout: 60,
@@ -161,7 +161,7 @@ struct RunEndTests {
         #expect(outcome.output.contains("error: WIRING_STRICT=1, so these warnings fail the run"), "\(outcome)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func warningsNoTestCouldBeFailedForArePrintedWhenTheProcessEnds() throws {
         let outcome = try run("sentinel-at-exit")
 

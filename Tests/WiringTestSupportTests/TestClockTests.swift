@@ -6,7 +6,7 @@ import WiringTestSupport
 // WiringTestClock: time moves only when the test advances it; sleepers wake in deadline order, ties
 // in the order they went to sleep; a cancelled sleeper throws at once and leaves the others be.
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct TestClockTests {
+@Suite(.serialized, .timeLimit(.minutes(4))) struct TestClockTests {
     @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
         let clock = WiringTestClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
@@ -415,7 +415,7 @@ import WiringTestSupport
 // WiringImmediateClock: every sleep returns at once and moves the time to its deadline. Nested,
 // so that `--filter TestClock` runs it with the test clock's tests.
 extension TestClockTests {
-    @Suite(.serialized, .timeLimit(.minutes(2))) struct Immediate {
+    @Suite(.serialized, .timeLimit(.minutes(4))) struct Immediate {
         @Test func sleepsReturnAtOnceAndMoveTheTimeByWhatWasSlept() async throws {
             let clock = WiringImmediateClock()
             #expect(clock.now == WiringImmediateClock.Instant())

@@ -380,7 +380,7 @@ private final class OptionRaced: Sendable {}
 /// never in place of the new one: the new options' instance is made once, whichever finishes
 /// first.
 @Suite struct OptionsChangedWhileResolving {
-    @Test(.timeLimit(.minutes(2)), arguments: FactorySpeed.allCases)
+    @Test(.timeLimit(.minutes(4)), arguments: FactorySpeed.allCases)
     func theNewOptionsInstanceIsMadeOnce(speed: FactorySpeed) async {
         var failures: [String] = []
         for round in 0..<speed.rounds / 5 {

@@ -173,7 +173,7 @@ struct WiringCoverageTests {
         #expect(coverage.description == "Wiring coverage: 4 of 5 registrations resolved by 2 tests (80%)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func testsResolvingInParallelEachCountOnce() async throws {
         let shared = TestContainer(base: makeCoverageApp())
         let own = try await withThrowingTaskGroup(of: TestContainer.self) { group in
@@ -205,7 +205,7 @@ struct WiringCoverageTests {
         #expect(coverage.description == "Wiring coverage: 4 of 5 registrations resolved by 12 tests (80%)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func withNoTestKnownEachTestContainerCountsAsOneTest() async throws {
         // A detached task sees no test, and no helper module binds one.
         let containers = try await Task.detached {

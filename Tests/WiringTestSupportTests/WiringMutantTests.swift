@@ -258,7 +258,7 @@ struct WiringMutantEnvironmentTests {
             environment: [WiringMutant.variable: mutant])
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func theVariableNamesTheMutantOfTheProcess() throws {
         let unshared = try run("EventBus:unshare")
         #expect(unshared.succeeded, "\(unshared)")
@@ -268,7 +268,7 @@ struct WiringMutantEnvironmentTests {
         #expect(other.result == "shared", "\(other)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aMalformedVariableEndsTheProcessWithTheFix() throws {
         let outcome = try run("EventBus-unshare")
         #expect(!outcome.wasSignalled && outcome.status == 64, "\(outcome)")

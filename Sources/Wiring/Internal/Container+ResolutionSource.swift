@@ -2,8 +2,9 @@
 package protocol RegistrationObserver: AnyObject, Sendable {
     /// Whether it still wants to be told; one that does not is dropped.
     var isObserving: Bool { get }
-    /// The registrations changed.
-    func registrationsChanged()
+    /// The registrations changed: `updated`, when the change gave a registration new options
+    /// (its copy, replacing it, as a container then lets go of what it kept for it).
+    func registrationsChanged(updating updated: RegistrationEntry?)
 }
 
 extension Container: ResolutionSource {

@@ -126,13 +126,25 @@ package final class InstanceStore: InstanceCache {
     package func store(_ box: AnyObject, for entry: RegistrationEntry, onShelf number: Int, note: (any Sendable)?) {
         let released = shelves.withLock { shelves -> [AnyObject] in
             guard shelves[number] != nil else { return [] }
-            var released: [AnyObject] = []
-            for other in shelves.keys where other != number {
-                released += shelves[other]?.dropEarlierCopies(of: entry) ?? []
-            }
-            return released + (shelves[number]?.keep(Kept(box: box, note: note, entry: entry), under: Key(entry)) ?? [])
+            let earlier = Self.dropEarlierCopies(of: entry, from: &shelves, except: number)
+            return earlier + (shelves[number]?.keep(Kept(box: box, note: note, entry: entry), under: Key(entry)) ?? [])
         }
         withExtendedLifetime(released) {}
+    }
+
+    /// Lets go of what any shelf keeps for an earlier copy of `entry`, whose options changed
+    /// since: as a container lets go of what it kept for a registration then.
+    package func dropEarlierCopies(of entry: RegistrationEntry) {
+        let released = shelves.withLock { Self.dropEarlierCopies(of: entry, from: &$0, except: nil) }
+        withExtendedLifetime(released) {}
+    }
+
+    private static func dropEarlierCopies(of entry: RegistrationEntry, from shelves: inout [Int: Shelf], except: Int?) -> [AnyObject] {
+        var released: [AnyObject] = []
+        for number in shelves.keys where number != except {
+            released += shelves[number]?.dropEarlierCopies(of: entry) ?? []
+        }
+        return released
     }
 
     /// Drops what is kept for the registration with `id` (and its argument variants), in any

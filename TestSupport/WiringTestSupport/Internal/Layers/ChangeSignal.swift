@@ -9,10 +9,14 @@ import Wiring
 /// retain and release of it, one per resolve, down the runtime's slow path.)
 final class ChangeSignal: RegistrationObserver {
     private let state: LockedState<LayerStack.State>
+    /// The stack's store, emptied when the stack goes: a container may keep the signal longer.
+    private let instances: InstanceStore
 
-    /// A signal that counts changes in `state`.
-    init(counting state: LockedState<LayerStack.State>) {
+    /// A signal that counts changes in `state` and lets go, in `instances`, of what registrations
+    /// whose options changed kept.
+    init(counting state: LockedState<LayerStack.State>, instances: InstanceStore) {
         self.state = state
+        self.instances = instances
     }
 
     /// Whether the layer stack is still there to be told; the containers drop the signal once not.
@@ -20,8 +24,11 @@ final class ChangeSignal: RegistrationObserver {
         state.withLock { !$0.isClosed }
     }
 
-    /// Counts a change, which makes the stack's snapshot out of date.
-    func registrationsChanged() {
+    /// Counts a change, which makes the stack's snapshot out of date; lets go of what every
+    /// layer kept for `updated`'s registration before its options changed, at once, as the app's
+    /// container does.
+    func registrationsChanged(updating updated: RegistrationEntry?) {
         state.withLock { $0.revision += 1 }
+        if let updated { instances.dropEarlierCopies(of: updated) }
     }
 }

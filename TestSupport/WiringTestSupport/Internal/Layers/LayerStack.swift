@@ -64,7 +64,7 @@ final class LayerStack: Sendable {
     init(base: Container, mutant: WiringMutant? = nil) {
         self.mutant = mutant
         let state = LockedState(State(), rank: .layerStack)
-        let changes = ChangeSignal(counting: state)
+        let changes = ChangeSignal(counting: state, instances: instances)
         self.base = base
         self.state = state
         self.changes = changes
@@ -88,7 +88,9 @@ final class LayerStack: Sendable {
             }
             return state
         }
-        withExtendedLifetime(dropped) {}
+        // The signal keeps the store: empty it now.
+        let instances = instances.removeAll()
+        withExtendedLifetime((dropped, instances)) {}
     }
 
     // MARK: Pushing and popping
