@@ -59,6 +59,15 @@ private struct FakeBinary {
     }
 }
 
+/// 20 registrations of keys `Box0<body>` … `Box19<body>`, each resolved by one test.
+private func boxes(of body: String) -> [CoverageInput.Registration] {
+    (0..<20).map { index in
+        CoverageInput.Registration(
+            key: "Box\(index)<" + body + ">", scope: ".container",
+            file: "App/Setup.swift", line: index + 1, tests: 1, resolvedBy: ["AppTests.Suite/sends()"])
+    }
+}
+
 /// A coverage JSON of `registrations`, as `CoverageInput` reads it.
 private func coverageJSON(_ registrations: [CoverageInput.Registration]) -> String {
     let entries = registrations.map { r in
@@ -250,13 +259,8 @@ struct RunnerEdgeCasesTests {
     @Test(.timeLimit(.minutes(4)), arguments: ["A", "e\u{301}"])
     func onlysErrorForAMissingKeyIsBounded(body kind: String) throws {
         let body = kind == "A" ? String(repeating: "A", count: 10_000) : "e" + String(repeating: "\u{301}", count: 9_999)
-        let registrations = (0..<20).map { index in
-            CoverageInput.Registration(
-                key: "Box\(index)<" + body + ">", scope: ".container",
-                file: "App/Setup.swift", line: index + 1, tests: 1, resolvedBy: ["AppTests.Suite/sends()"])
-        }
         let fake = try FakeBinary(
-            list: "AppTests.Suite/sends()\n", coverage: coverageJSON(registrations), mutantOutput: "", mutantStatus: 0)
+            list: "AppTests.Suite/sends()\n", coverage: coverageJSON(boxes(of: body)), mutantOutput: "", mutantStatus: 0)
         defer { fake.remove() }
         let log = Lines()
         let error = #expect(throws: MutantsRunner.Failure.self) {
@@ -283,13 +287,8 @@ struct RunnerEdgeCasesTests {
     @Test(arguments: ["A", "\u{1F1EB}\u{1F1F7}"])
     func onlysErrorForALongNameAmongLongKeysDoesNotHang(character: String) throws {
         let body = String(repeating: character, count: 40_000)
-        let registrations = (0..<20).map { index in
-            CoverageInput.Registration(
-                key: "Box\(index)<" + body + ">", scope: ".container",
-                file: "App/Setup.swift", line: index + 1, tests: 1, resolvedBy: ["AppTests.Suite/sends()"])
-        }
         let fake = try FakeBinary(
-            list: "AppTests.Suite/sends()\n", coverage: coverageJSON(registrations), mutantOutput: "", mutantStatus: 0)
+            list: "AppTests.Suite/sends()\n", coverage: coverageJSON(boxes(of: body)), mutantOutput: "", mutantStatus: 0)
         defer { fake.remove() }
         let message = Lines()
         let ended = finishes(within: 60) {

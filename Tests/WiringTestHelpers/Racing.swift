@@ -239,3 +239,13 @@ extension Duration {
         .nanoseconds(Int(min(timeInterval * 1e9, Double(Int.max / 2))))
     }
 }
+
+/// Whether `semaphore` is signalled within `seconds`, waited for on a Dispatch thread: a test
+/// that blocked a thread of the cooperative pool would take it from the tasks it waits for.
+public func signalled(_ semaphore: DispatchSemaphore, within seconds: Double = 10) async -> Bool {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(returning: semaphore.wait(timeout: .now() + seconds) == .success)
+        }
+    }
+}

@@ -8,16 +8,6 @@ import XCTest
 
 private final class Kept: @unchecked Sendable {}
 
-/// Whether `semaphore` is signalled within `seconds`, waited for off the cooperative pool (whose
-/// threads a blocked test would take from the tasks it waits for).
-private func signalled(_ semaphore: DispatchSemaphore, within seconds: Int = 10) async -> Bool {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(seconds)) == .success)
-        }
-    }
-}
-
 /// Notes that an instance was made and holds it weakly, from any thread.
 private final class WeakHolder: @unchecked Sendable {
     private let lock = NSLock()

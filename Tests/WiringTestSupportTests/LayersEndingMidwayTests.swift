@@ -29,15 +29,6 @@ private final class MidwayOuter: @unchecked Sendable {
 
 private final class MidwaySlow: @unchecked Sendable {}
 
-/// Whether `semaphore` is signalled within `seconds`, waited for off the cooperative pool.
-private func midwaySignalled(_ semaphore: DispatchSemaphore, seconds: Double = 10) async -> Bool {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(returning: semaphore.wait(timeout: .now() + seconds) == .success)
-        }
-    }
-}
-
 /// Runs `body` on a Dispatch thread, returning its result (bounded by the caller's waits).
 private func midwayOnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
@@ -88,7 +79,7 @@ struct LayersEndingMidwayTests {
         var escaped: Task<Void, Never>?
         test.withOverrides({ _ in }) {
             escaped = Task {
-                _ = await midwaySignalled(go)
+                _ = await signalled(go)
                 test.override(MidwayService.self) { _ in MidwayService("escaped task's double") }
             }
         }
@@ -129,16 +120,16 @@ struct LayersEndingMidwayTests {
                 result.value = try? test.resolve(MidwayOuter.self)
                 done.signal()
             }
-            #expect(await midwaySignalled(midway))
+            #expect(await signalled(midway))
             test.popLayer()
             resume.signal()
-            #expect(await midwaySignalled(done))
+            #expect(await signalled(done))
             outer = result.value
         } else {
             var escaped: Task<MidwayOuter?, Never>?
             await test.withOverrides({ _ in }) {
                 escaped = Task { try? test.resolve(MidwayOuter.self) }
-                _ = await midwaySignalled(midway)
+                _ = await signalled(midway)
             }
             resume.signal()
             outer = await escaped?.value
@@ -174,18 +165,18 @@ struct LayersEndingMidwayTests {
             fromMaker.value = try? test.resolve(MidwaySlow.self)
             makerDone.signal()
         }
-        #expect(await midwaySignalled(making))
+        #expect(await signalled(making))
         DispatchQueue.global().async {
             waiterStarted.signal()
             fromWaiter.value = try? test.resolve(MidwaySlow.self)
             waiterDone.signal()
         }
-        #expect(await midwaySignalled(waiterStarted))
+        #expect(await signalled(waiterStarted))
         try await Task.sleep(for: .milliseconds(300))  // the waiter now waits on the maker's claim
         test.popLayer()
         release.signal()
-        #expect(await midwaySignalled(makerDone))
-        #expect(await midwaySignalled(waiterDone))
+        #expect(await signalled(makerDone))
+        #expect(await signalled(waiterDone))
         let (maker, waiter) = (try #require(fromMaker.value), try #require(fromWaiter.value))
         #expect(maker === waiter, "two resolves begun in one layer got two .container instances")
         #expect(made.value == 1, "made \(made.value) times")
@@ -204,7 +195,7 @@ struct LayersEndingMidwayTests {
         await test.withOverrides({ $0.override(MidwayService.self) { _ in MidwayService("outer") } }) {
             test.withOverrides({ $0.override(MidwayService.self) { _ in MidwayService("inner") } }) {
                 escaped = Task {
-                    _ = await midwaySignalled(go)
+                    _ = await signalled(go)
                     let seen = try? test.resolve(MidwayService.self)
                     test.override(MidwayService.self) { _ in MidwayService("late") }
                     return (seen?.label, (try? test.resolve(MidwayService.self))?.label)
@@ -230,7 +221,7 @@ struct LayersEndingMidwayTests {
         base.registerAsync(MidwaySlow.self) { _ in
             if made.next() == 1 {
                 making.signal()
-                _ = await midwaySignalled(release)  // suspends, off the cooperative pool
+                _ = await signalled(release)  // suspends, off the cooperative pool
             }
             return MidwaySlow()
         }.scope(.container)
@@ -239,13 +230,13 @@ struct LayersEndingMidwayTests {
         var waiter: Task<MidwaySlow?, Never>?
         await test.withOverrides({ _ in }) {
             maker = Task { try? await test.async.resolve(MidwaySlow.self) }
-            _ = await midwaySignalled(making)
+            _ = await signalled(making)
             let waiterStarted = DispatchSemaphore(value: 0)
             waiter = Task {
                 waiterStarted.signal()
                 return try? await test.async.resolve(MidwaySlow.self)
             }
-            _ = await midwaySignalled(waiterStarted)
+            _ = await signalled(waiterStarted)
             try? await Task.sleep(for: .milliseconds(300))  // the waiter now waits on the maker's claim
         }
         release.signal()

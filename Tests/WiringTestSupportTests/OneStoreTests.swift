@@ -20,16 +20,7 @@ private final class ShelfInjectable: Injectable, @unchecked Sendable {
     static var scope: Scope { .container }
 }
 
-private let shelfSession = Scope("h12-session")
-
-/// Whether `semaphore` is signalled within 10 seconds, waited for off the cooperative pool.
-private func signalledSoon(_ semaphore: DispatchSemaphore, seconds: Double = 10) async -> Bool {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(returning: semaphore.wait(timeout: .now() + seconds) == .success)
-        }
-    }
-}
+private let shelfSession = Scope("shelf-session")
 
 // MARK: Reading the test container's one store (by reflection: its state is private)
 
@@ -129,14 +120,14 @@ struct OneStoreTests {
             ? Task.detached {
                 await test.withOverrides({ _ in }) {
                     bound.signal()
-                    _ = await signalledSoon(release)
+                    _ = await signalled(release)
                 }
             } : nil
-        if otherLayerBound { #expect(await signalledSoon(bound)) }
+        if otherLayerBound { #expect(await signalled(bound)) }
         var escaped: Task<(Bool, Int), Never>?
         test.withOverrides({ _ in }) {
             escaped = Task {
-                _ = await signalledSoon(go)
+                _ = await signalled(go)
                 let first = try? test.resolve(ShelfKept.self)
                 let second = try? test.resolve(ShelfKept.self)
                 let third = try? test.resolve(ShelfKept.self)
@@ -285,12 +276,12 @@ struct OneStoreTests {
             await test.withOverrides({ _ in }) {
                 let first = try? test.resolve(ShelfSession.self)
                 inside.signal()
-                _ = await signalledSoon(resetDone)
+                _ = await signalled(resetDone)
                 let second = try? test.resolve(ShelfSession.self)
                 return first != nil && first === second
             }
         }
-        #expect(await signalledSoon(inside))
+        #expect(await signalled(inside))
         let rootOne = try test.resolve(ShelfSession.self)
         if only { test.resetScope(shelfSession, only: ServiceKey(ShelfSession.self)) } else { test.resetScope(shelfSession) }
         resetDone.signal()
@@ -374,11 +365,11 @@ struct OneStoreTests {
                 let outer = try? test.resolve(ShelfKept.self)
                 let sameInInner = test.withOverrides({ _ in }) { (try? test.resolve(ShelfKept.self)) === outer }
                 inside.signal()
-                _ = await signalledSoon(checked)
+                _ = await signalled(checked)
                 return outer != nil && sameInInner && (try? test.resolve(ShelfKept.self)) === outer
             }
         }
-        #expect(await signalledSoon(inside))
+        #expect(await signalled(inside))
         _ = try test.resolve(ShelfKept.self)
         #expect(test.leakedInstances().isEmpty)
         checked.signal()
