@@ -44,11 +44,11 @@ final class LayerStack: Sendable {
         var sentinel = ContainerSentinel()
         /// How to tell the running test, as the helper modules installed it (see ``RunningTests``).
         var identify: RunningTests.Identify?
-        /// The shelves of the layers popped or unbound last, emptied then: a resolution begun
-        /// before, still running through one, keeps there what it makes, so that a singleton it
-        /// and another such resolution need is made once. Closed at the next pop or unbind (what
-        /// they keep goes then), so that none stays open for good.
-        var lastEnded: [Int] = []
+        /// The shelf of the layer popped or unbound last, emptied then: a resolution begun before,
+        /// still running through it, keeps there what it makes, so that a singleton it and another
+        /// such resolution need is made once. Closed at the next pop or unbind (what it keeps goes
+        /// then), so that none stays open for good.
+        var lastEnded: Int?
     }
 
     /// Layers bound to a task by `withOverrides`, innermost last, for any layer stack.
@@ -125,47 +125,36 @@ final class LayerStack: Sendable {
             let popped = state.pushed.popLast()
             return (popped, popped.map { Self.noteEnded($0, in: &state) } ?? [])
         }
-        if let popped {
-            dropInstances(of: popped)
-        }
-        close(toClose)
+        empty(popped.map { [$0.id] } ?? [])
+        empty(toClose, closing: true)
         return popped
     }
 
-    /// Notes `layer` as the last ended, returning the shelves ended before it, to close.
+    /// Notes `layer` as the last ended, returning the shelf ended before it, to close.
     private static func noteEnded(_ layer: OverrideLayer, in state: inout State) -> [Int] {
-        defer { state.lastEnded = [layer.id] }
-        return state.lastEnded
+        defer { state.lastEnded = layer.id }
+        return state.lastEnded.map { [$0] } ?? []
     }
 
-    /// Closes the shelves `numbers`, letting go of what they keep outside the store's lock.
-    private func close(_ numbers: [Int]) {
-        let dropped = numbers.flatMap { instances.removeShelf($0, closing: true) }
+    /// Frees what the shelves `numbers` keep (what was made while their layers were on top, as
+    /// popping promises), outside the store's lock: a deinit may well resolve something.
+    /// `closing` also closes them, so that nothing is kept there any more.
+    private func empty(_ numbers: [Int], closing: Bool = false) {
+        let dropped = numbers.flatMap { instances.removeShelf($0, closing: closing) }
         withExtendedLifetime(dropped) {}
     }
 
     /// Lets go of the instances every layer keeps, the layers themselves staying: what a leak
     /// check does before it looks at what is still alive.
     func dropKeptInstances() {
-        let layers = snapshot().layers + ownLayers
-        for layer in layers { dropInstances(of: layer) }
-        // What resolutions still running through the last ended layers kept there goes too.
+        // With what resolutions still running through the last ended layer kept there.
         let ended = state.withLock { $0.lastEnded }
-        let dropped = ended.flatMap { instances.removeShelf($0) }
-        withExtendedLifetime(dropped) {}
-    }
-
-    /// Frees the instances made while `layer` was on top, as popping it promises.
-    private func dropInstances(of layer: OverrideLayer) {
-        let dropped = instances.removeShelf(layer.id)
-        // Released here, outside the store's lock: a deinit may well resolve something.
-        withExtendedLifetime(dropped) {}
+        empty((snapshot().layers + ownLayers).map(\.id) + (ended.map { [$0] } ?? []))
     }
 
     /// A layer over this stack's base that tells it of changes to its overrides.
     func makeLayer(_ name: String) -> OverrideLayer {
-        OverrideLayer(
-            name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
+        OverrideLayer(name: name, base: base, changes: changes, fakes: fakes, warningLog: root.warningLog)
     }
 
     /// The layers a lookup sees, top first: this task's, the pushed ones, then the root.
@@ -291,12 +280,12 @@ final class LayerStack: Sendable {
     private func unbind(_ layer: OverrideLayer) {
         // Freed while still noted as bound: a leak check in another task meanwhile must not
         // find the layer unbound with its instances still alive.
-        dropInstances(of: layer)
+        empty([layer.id])
         let (snapshot, toClose) = state.withLock { state in
             if let index = state.boundLayerIDs.firstIndex(of: layer.id) { state.boundLayerIDs.remove(at: index) }
             return (state.boundSnapshots.removeValue(forKey: ObjectIdentifier(layer)), Self.noteEnded(layer, in: &state))
         }
-        close(toClose)
+        empty(toClose, closing: true)
         // Let go of here, outside the lock.
         withExtendedLifetime(snapshot) {}
     }
