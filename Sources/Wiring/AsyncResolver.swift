@@ -38,10 +38,8 @@ public struct AsyncResolver: Sendable {
     private let resolution: Resolution?
     /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
     private let turn: Int
-    /// The registrations being resolved when the factory got this resolver, top first, until
-    /// the factory returns: an instance may keep its resolver, and the entries keep their
-    /// instances, so holding them longer would keep the instance alive after its container.
-    let ancestors: FactoryAncestors?
+    /// The factory that got this resolver, until it returns (see ``RunningFactory``).
+    let ancestors: RunningFactory?
     /// A resolver that is neither a container nor a test container (a factory's, or one of
     /// the app's own), resolved from synchronously: it has no async form of its own.
     private let synchronous: (any Resolver)?
@@ -58,7 +56,7 @@ public struct AsyncResolver: Sendable {
         self.source = nil
         self.resolution = resolution
         self.turn = turn
-        self.ancestors = FactoryAncestors(resolution.pathEntries)
+        self.ancestors = RunningFactory(resolution, turn: turn)
         self.synchronous = nil
     }
 
@@ -76,7 +74,7 @@ public struct AsyncResolver: Sendable {
     /// Lets go of the factory's ancestors once it returned; see `ancestors`. Calls made later from
     /// a task the factory started continue nothing.
     func factoryReturned() {
-        ancestors?.entries.withLock { $0 = [] }
+        ancestors?.returned()
     }
 
     /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
@@ -115,7 +113,7 @@ public struct AsyncResolver: Sendable {
             case .busy:
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                start = (resolution.sourceForConcurrentCall, ancestors?.entries.withLock { $0 } ?? [])
+                start = (resolution.sourceForConcurrentCall, ancestors?.entries ?? [])
             case .finished:
                 // Kept past its factory: a new call, from the source if it still exists.
                 start = (try resolution.sourceForNewCall(key), [])
@@ -126,7 +124,7 @@ public struct AsyncResolver: Sendable {
             // factory's path while the factory runs, so a cycle through it is an error, not an
             // endless recursion. It claims as a resolution of its own, as a concurrent call of the
             // factory's resolver does: the task may be one of several the factory started.
-            start = (source, AsyncResolver.runningFactory?.entries.withLock { $0 } ?? [])
+            start = (source, AsyncResolver.runningFactory?.entries ?? [])
         }
         return try await Resolution.runAsync(
             in: start.source.makeEnvironment(), below: start.path, key, as: serviceType, arguments: repeat each arguments)
@@ -149,19 +147,35 @@ public struct AsyncResolver: Sendable {
         }.value
     }
 
-    /// The registrations being resolved when the async factory running in this task started, if
-    /// one runs: what a top-level async call started from inside it continues. Tasks the factory
-    /// starts inherit it; it is emptied when the factory returns (``factoryReturned()``), so a
-    /// task that outlives the factory starts afresh.
-    @TaskLocal static var runningFactory: FactoryAncestors?
+    /// The async factory running in this task, if one runs: the path a top-level async call
+    /// started from inside it continues, and the resolution its synchronous code continues.
+    /// Tasks the factory starts inherit it; it is emptied when the factory returns
+    /// (``factoryReturned()``), so a task that outlives the factory starts afresh.
+    @TaskLocal static var runningFactory: RunningFactory?
 }
 
-/// The registrations being resolved when an async factory started, while it runs.
-final class FactoryAncestors: Sendable {
-    let entries: LockedState<[RegistrationEntry]>
+/// An async factory, while it runs: the registrations being resolved when it started, and its
+/// resolution, which its synchronous code (an object it makes, resolving its `@Injected`
+/// properties) continues in the turn its resolver's calls take, as a synchronous factory's does.
+final class RunningFactory: Sendable {
+    private let running: LockedState<(entries: [RegistrationEntry], resolution: Resolution?)>
+    /// The turn of the resolution the factory's calls take; see `Resolution.takeAsyncTurn`.
+    let turn: Int
 
-    init(_ entries: [RegistrationEntry]) {
-        self.entries = LockedState(entries)
+    init(_ resolution: Resolution, turn: Int) {
+        running = LockedState((resolution.pathEntries, resolution))
+        self.turn = turn
+    }
+
+    var entries: [RegistrationEntry] { running.withLock { $0.entries } }
+
+    /// The factory's resolution; `nil` once it returned.
+    var resolution: Resolution? { running.withLock { $0.resolution } }
+
+    /// Lets go of what the factory ran in: an instance may keep its resolver, and holding the
+    /// resolution or its entries would keep their instances alive after the container.
+    func returned() {
+        running.withLock { $0 = ([], nil) }
     }
 }
 

@@ -21,13 +21,16 @@ public struct Injected<Service> {
     ///   - file: Where the property is declared, for reports; leave the default.
     ///   - line: The line of the property; leave the default.
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        result = Result { () throws(ResolutionError) in
-            try resolveInjected(Service.self, name: name, from: Container.injectionResolver)
-        }
-        // Inside a factory, the registration's check learns of a need nothing answers: the
-        // factory goes on, and only reading the property would fail.
-        if case .failure(let error) = result {
-            ResolutionThread.notePropertyInjectionFailure(error, declaredAt: RegistrationSite(file, line))
+        result = ResolutionThread.inRunningAsyncFactory {
+            let result = Result { () throws(ResolutionError) in
+                try resolveInjected(Service.self, name: name, from: Container.injectionResolver)
+            }
+            // Inside a factory, the registration's check learns of a need nothing answers: the
+            // factory goes on, and only reading the property would fail.
+            if case .failure(let error) = result {
+                ResolutionThread.notePropertyInjectionFailure(error, declaredAt: RegistrationSite(file, line))
+            }
+            return result
         }
     }
 

@@ -106,7 +106,8 @@ extension TestContainer {
                 ? "\(entry.scope) shares one within each top-level resolve, and keeps none after it"
                 : "\(entry.scope) makes a new one on every resolve"
         }
-        guard let kept = snapshot.keptBox(for: entry) else {
+        // A `.weak` box whose instance is gone keeps nothing: the next resolve makes one.
+        guard let kept = snapshot.keptBox(for: entry), InstanceStore.instance(in: kept.box) != nil else {
             return "none kept yet; the next resolve makes one and keeps it in layer \"\(snapshot.layers[0].name)\""
         }
         let number = InstanceStore.object(in: kept.box).flatMap { object in

@@ -33,7 +33,10 @@ extension TestContainer {
     /// The keys among `expected` that nothing here can resolve: no layer, base registration,
     /// fake or `Injectable` conformance.
     public func missingRegistrations(expected: [ServiceKey]) -> [ServiceKey] {
-        expected.filter { key in layers.lookup(key) == nil && !Self.isImplicit(key) }
+        expected.filter { key in
+            guard let found = layers.lookup(key) else { return !Self.isImplicit(key) }
+            return Refusal.isHidden(found.entry)
+        }
     }
 
     /// Registrations of the base and overrides of the current layers that were never resolved

@@ -204,9 +204,14 @@ package final class InstanceStore: InstanceCache {
         }
     }
 
+    /// The instance a kept box holds; `nil` for a `.weak` one that is gone.
+    package static func instance(in box: AnyObject) -> Any? {
+        (box as? KeptInstance)?.anyValue
+    }
+
     /// The object a kept box holds, if its instance is an object (and, for `.weak`, still alive).
     package static func object(in box: AnyObject) -> AnyObject? {
-        guard let value = (box as? KeptInstance)?.anyValue else { return nil }
+        guard let value = instance(in: box) else { return nil }
         return type(of: value) is AnyClass ? value as AnyObject : nil
     }
 }

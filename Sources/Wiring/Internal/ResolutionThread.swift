@@ -91,10 +91,26 @@ package enum ResolutionThread {
     }
 
     /// The source of the resolution running on this thread, if one runs: what a property
-    /// wrapper of an object its factory makes resolves from, continuing that resolution.
+    /// wrapper of an object its factory makes resolves from, continuing that resolution. In an
+    /// async factory whose resolution another of its tasks holds (see
+    /// ``inRunningAsyncFactory(_:)``), its source: a call of its own, as a concurrent call of the
+    /// factory's resolver is.
     static var runningSource: (any ResolutionSource)? {
-        guard let resolution = ResolutionSlot.current, resolution.state.isActive else { return nil }
-        return resolution.source
+        if let resolution = ResolutionSlot.current, resolution.state.isActive { return resolution.source }
+        return AsyncResolver.runningFactory?.resolution?.sourceForConcurrentCall
+    }
+
+    /// Runs `body`, synchronous code of the async factory running in this task (an object it
+    /// makes, resolving its `@Injected` properties), in the factory's resolution, as a synchronous
+    /// factory's code runs in its own: the factory's registration is what needs, records and
+    /// verifies what `body` resolves. Runs it as it is when a resolution runs on this thread, no
+    /// async factory runs in this task, or another of its tasks is resolving in it.
+    static func inRunningAsyncFactory<Result>(_ body: () -> Result) -> Result {
+        guard !isResolving, let factory = AsyncResolver.runningFactory, let resolution = factory.resolution,
+            case .taken = resolution.takeAsyncTurn(factory.turn)
+        else { return body() }
+        defer { resolution.endAsyncTurn(factory.turn) }
+        return withAsyncResolution(resolution, body)
     }
 
     /// Tells the observer of the resolution running on this thread, if one runs, that an

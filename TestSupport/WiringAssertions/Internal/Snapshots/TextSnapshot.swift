@@ -1,4 +1,5 @@
 import Foundation
+import Wiring
 import Testing
 import WiringTestSupport
 
@@ -140,7 +141,7 @@ package func checkSnapshot(
     let testName = SnapshotName.testName(for: site)
     let snapshot = TextSnapshot(
         subject, name: name, testName: testName.name, testFilePath: site.filePath, directory: snapshotDirectory)
-    if let failure = SnapshotName.claim(snapshot.url.path, by: testName.test, testCase: testName.testCase) {
+    if let failure = SnapshotName.claim(snapshot.url.path, named: name, by: testName.test, testCase: testName.testCase) {
         recordFailure(failure, at: site)
         return
     }
@@ -180,7 +181,8 @@ package enum SnapshotName {
         if let test = Test.current {
             return (test.name, nil, TestIdentification.name(of: test), testCase)
         }
-        if Thread.isMainThread, let testCase = XCTestRunObserver.shared.currentTestCase {
+        // XCTest runs one test at a time, on the main thread or, for an async one, off it.
+        if let testCase = XCTestRunObserver.shared.currentTestCase {
             let method = methodName(of: testCase.name)
             return (method, site.function.isEmpty ? nil : site.function, testCase.name, nil)
         }
@@ -198,21 +200,31 @@ package enum SnapshotName {
         RunningTests.current?.name
     }
 
-    /// The snapshot files checked in this run, with the test, and the case of it, that checked
-    /// each.
-    private static let checked = LockedState<[String: (test: String, testCase: TestCaseKey?)]>([:])
+    /// The snapshot files checked in this run, by path in lower case (a disk may ignore case),
+    /// with the test, the case of it and the snapshot name that checked each.
+    private static let checked = LockedState<[String: (test: String, testCase: TestCaseKey?, name: String)]>([:])
 
-    /// Notes that `test` (its case `testCase`, if parameterized) checks the file at `path`: the
-    /// reason to fail when another test of this run checked it already, or another case of the
-    /// same parameterized test, as two Quick examples sharing a function would write one file
-    /// twice (and race for it in parallel). The same case checking it again (a repetition) may.
-    static func claim(_ path: String, by test: String, testCase: TestCaseKey?) -> String? {
-        let earlier = checked.withLock { checked -> (test: String, testCase: TestCaseKey?)? in
-            if let earlier = checked[path] { return earlier }
-            checked[path] = (test, testCase)
+    /// Notes that `test` (its case `testCase`, if parameterized) checks the file at `path` for the
+    /// snapshot `name`: the reason to fail when another test of this run checked it already, or
+    /// another case of the same parameterized test, as two Quick examples sharing a function would
+    /// write one file twice (and race for it in parallel), or another name of the same test that
+    /// becomes the same file name. The same case checking the same name again (a repetition) may.
+    static func claim(_ path: String, named name: String, by test: String, testCase: TestCaseKey?) -> String? {
+        let earlier = checked.withLock { checked -> (test: String, testCase: TestCaseKey?, name: String)? in
+            if let earlier = checked[path.lowercased()] { return earlier }
+            checked[path.lowercased()] = (test, testCase, name)
             return nil
         }
-        guard let earlier, earlier.test != test || earlier.testCase != testCase else { return nil }
+        guard let earlier else { return nil }
+        if earlier.test == test, earlier.testCase == testCase {
+            guard earlier.name != name else { return nil }
+            return """
+                the snapshot names \(BoundedText.literal(earlier.name)) and \(BoundedText.literal(name)) of this test \
+                both become the file \(path) (a file name keeps only letters, digits and `_`, and a disk may \
+                ignore case): the second would be compared with the first's snapshot
+                  fix: give them names that differ in their letters or digits
+                """
+        }
         let who = earlier.test == test ? "by another case of this parameterized test" : "by \(earlier.test)"
         return """
             the snapshot \(path) was checked in this run \(who): two checks of one file would write it twice, \

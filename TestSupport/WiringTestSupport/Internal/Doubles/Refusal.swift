@@ -18,16 +18,24 @@ enum Refusal {
     /// Stands in for `entry`, which the module `replaced` made, hidden by `replacement`:
     /// resolving it throws `not-registered`.
     static func hidden(_ entry: RegistrationEntry) -> RegistrationEntry {
-        refusing(entry) { path in
+        refusing(entry, liveOnly: false) { path in
             ResolutionError(key: entry.key, path: path, reason: .notRegistered(nearMisses: []))
         }
     }
 
+    /// Whether `entry` stands in for a registration a replaced module made: to the test, nothing
+    /// registers its key (a live-only one is registered, only not run here).
+    static func isHidden(_ entry: RegistrationEntry) -> Bool {
+        entry.options.isRefusal && !entry.options.isLiveOnly
+    }
+
     private static func refusing(
-        _ entry: RegistrationEntry, _ error: @escaping @Sendable ([ServiceKey]) -> ResolutionError
+        _ entry: RegistrationEntry, liveOnly: Bool = true,
+        _ error: @escaping @Sendable ([ServiceKey]) -> ResolutionError
     ) -> RegistrationEntry {
         var options = entry.options
         options.isRefusal = true
+        options.isLiveOnly = options.isLiveOnly && liveOnly
         options.hooks = []
         let key = entry.key
         return entry.throwing(id: RegistrationEntry.nextID(), options: options) { resolver in
