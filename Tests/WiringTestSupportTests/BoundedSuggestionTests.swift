@@ -92,4 +92,32 @@ private func huge(near name: String) -> String {
         #expect(description.contains("unused-sample: a sample was added for BSCat (name: \"\(names[500])x"))
         #expect(elapsed < .seconds(120))   // generous: sanitizers and parallel tests slow it many times
     }
+
+    /// An override of a name nothing registers, one character but 200,001 bytes (a letter and
+    /// 100,000 accents), beside 1,000 registrations of its type: its warning, noted as the
+    /// override is made, told the name apart from each registered one by normalizing all its
+    /// accents again, and took 9 s in a debug build.
+    @Test func anOverrideOfAOneCharacterNameOfHugeBytesIsWarnedAboutQuickly() throws {
+        let container = Container()
+        for number in 0..<1_000 { container.register(BSCat.self, name: "cat-\(number)") { _ in BSCat() } }
+        let test = TestContainer(base: container)
+        test.wiringFindings(.allow("override-of-unregistered"))
+        let accented = "e" + String(repeating: "\u{301}", count: 100_000)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        test.override(BSCat.self, name: accented) { _ in BSCat() }
+        let elapsed = clock.now - start
+
+        let warnings = test.warnings
+        let warning = try #require(warnings.first)
+        #expect(warnings.count == 1)
+        #expect(warning.identifier == "override-of-unregistered")
+        let accents = { String(repeating: "\u{301}", count: $0) }
+        #expect(warning.message.hasPrefix(
+            "the override of BSCat (name: \"e\(accents(239))…\(accents(40))\" (200001 bytes)) at "))
+        #expect(!warning.message.contains("did you mean"))
+        #expect(warning.message.utf8.count < 10_000, "\(warning.message.utf8.count) bytes")
+        #expect(elapsed < .seconds(120))   // generous: sanitizers and parallel tests slow it many times
+    }
 }

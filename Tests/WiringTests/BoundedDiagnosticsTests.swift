@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringTestHelpers
 
 // Every error stays readable and bounded whatever it is given: a long name is shown by its ends
 // and its length, a list of registrations by its first few and a count, a path by its ends.
@@ -46,8 +47,6 @@ private func thousandNamedInts() -> Container {
     /// line that names the key; it is now shortened by its scalars, with its length in bytes.
     /// So are the ends of a long name whose characters are that long.
     @Test func aNameOfFewCharactersButHugeOnesGivesAShortError() throws {
-        // Ten registrations, not a thousand: comparing such a name with each registered one
-        // normalizes its accents each time (Swift compares strings by canonical equivalence).
         let container = Container()
         for number in 0..<10 { container.register(Int.self, name: "n\(number)") { _ in number } }
         let accented = "e" + String(repeating: "\u{301}", count: 100_000)
@@ -62,6 +61,62 @@ private func thousandNamedInts() -> Container {
         let key = ServiceKey(Int.self, name: manyAccented).description
         #expect(key.utf8.count < 10_000, "\(key.utf8.count) bytes")
         #expect(key.hasSuffix("\" (400 characters))"))
+    }
+
+    /// The same name asked for beside a thousand registrations of its type. Telling it apart
+    /// from each registered name normalized its 100,000 accents again, for the near misses and
+    /// again for the suggestion: the error took 22 s to build and describe in a debug build. A
+    /// name of more than `BoundedText.maximumNameBytes` bytes is told apart by its bytes.
+    @Test func aNameOfOneHugeCharacterBesideAThousandRegistrationsGivesItsErrorAtOnce() throws {
+        let container = thousandNamedInts()
+        let accented = "e" + String(repeating: "\u{301}", count: 100_000)
+        let built = LockedBox<(error: ResolutionError, description: String, fix: String)?>(nil)
+
+        // On a thread of its own, with a time limit: a diagnostic that costs the name's length
+        // for every registration fails the test instead of holding up the suite. Generous: it
+        // takes milliseconds alone, and sanitizers and parallel tests slow it many times.
+        let finished = raceThreads(1, timeout: .seconds(120)) { _ in
+            do {
+                _ = try container.resolve(Int.self, name: accented)
+            } catch let error as ResolutionError {
+                built.set((error, error.description, error.fix))
+            } catch {}
+        }
+        try #require(finished, "the error of a resolve of a one-character name of 200,001 bytes took over 120 s")
+        let (error, description, fix) = try #require(built.get())
+
+        #expect(error.identifier == "not-registered")
+        #expect(description.utf8.count < 20_000, "\(description.utf8.count) bytes")
+        let accents = { String(repeating: "\u{301}", count: $0) }
+        let shown = "Int (name: \"e\(accents(239))…\(accents(40))\" (200001 bytes))"
+        #expect(description.hasPrefix("error: no registration for \(shown)\n  path: \(shown)\n  registered for Int:\n"))
+        #expect(description.split(separator: "\n").filter { $0.hasPrefix("    Int (name: ") }.count == 10)
+        #expect(description.contains("\n    … and 990 more\n"))
+        let literal = "\"e\(accents(239))…\(accents(40))\" (200001 bytes)"
+        #expect(fix.hasPrefix("register it with `container.register(Int.self, name: \(literal)) { r in … }`"))
+        #expect(!fix.contains("did you mean"))
+        #expect(error.key.name == accented)
+    }
+
+    @Test func aCycleThroughANameOfOneHugeCharacterDeepInAPathIsFoundAtOnce() async throws {
+        // Where the cycle starts is found by comparing its key with each key on the path: 500
+        // of its type here, each of which normalized the name's accents again (2.3 s in a debug
+        // build). Told apart by bytes, the cycle still starts at the name.
+        let accented = "e" + String(repeating: "\u{301}", count: 100_000)
+        let container = Container()
+        container.register(BDNode.self, name: accented) { r in try r.resolve(BDNode.self, name: accented) }
+        container.register(BDNode.self, name: "0") { r in try r.resolve(BDNode.self, name: accented) }
+        for depth in 1..<500 {
+            container.register(BDNode.self, name: "\(depth)") { r in try r.resolve(BDNode.self, name: "\(depth - 1)") }
+        }
+
+        let error = try #require(await onThreadWithLargeStack { try container.resolve(BDNode.self, name: "499") })
+
+        #expect(error.identifier == "circular-dependency")
+        let accents = { String(repeating: "\u{301}", count: $0) }
+        let key = "BDNode (name: \"e\(accents(239))…\(accents(40))\" (200001 bytes))"
+        #expect(error.description.contains("\n  cycle: \(key) -> \(key)\n"))
+        #expect(error.description.utf8.count < 20_000, "\(error.description.utf8.count) bytes")
     }
 
     @Test func aHugeRegisteredNameDoesNotWidenEveryLineOfTheList() throws {

@@ -32,6 +32,34 @@ package enum BoundedText {
     /// what ``maximumNameLength`` characters of any script or flag take.
     package static let maximumNameBytes = 4_096
 
+    /// Whether two names are the same, as every diagnostic compares them: by canonical
+    /// equivalence, as keys are, when both have at most ``maximumNameBytes`` bytes of UTF-8; by
+    /// their bytes when either has more.
+    ///
+    /// Why not `==` throughout: it normalizes what it compares, and one character may join any
+    /// number of accents, so telling such a name from each of a thousand registered ones
+    /// normalized all of its accents a thousand times over. By bytes, names of different lengths
+    /// differ at once, and others cost no more than the bytes they share. What is given up is
+    /// only telling that two spellings of one text this long are the same: such names are
+    /// generated, not typed, and a key the registry holds is found by its lookup, never reaching
+    /// a diagnostic.
+    package static func sameName(_ lhs: String?, _ rhs: String?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return comparesBytes(lhs, rhs) ? sameBytes(lhs.utf8, rhs.utf8) : lhs == rhs
+    }
+
+    /// Whether ``sameName(_:_:)`` compares `lhs` and `rhs` by their bytes, as the characters of
+    /// names that long are compared too (by ``sameBytes(_:_:)``).
+    package static func comparesBytes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count > maximumNameBytes || rhs.utf8.count > maximumNameBytes
+    }
+
+    /// Whether two texts have the same bytes: counted first, which costs nothing, then compared up
+    /// to the first that differs.
+    package static func sameBytes(_ lhs: String.UTF8View, _ rhs: String.UTF8View) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+
     /// `name` as a Swift string literal, `"mimi"`, when it has at most ``maximumNameLength``
     /// characters; a longer one is shown by its ends and its length:
     /// `"xxxx…xxxx" (100000 characters)`, or for one of few characters but many bytes,

@@ -24,11 +24,11 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     ///   - key: The key asked for, which nothing registers.
     ///   - registered: The keys registered for its type, in registration order.
     package init?(for key: ServiceKey, registered: [ServiceKey]) {
-        let sameType = registered.filter { $0.typeIdentifier == key.typeIdentifier && $0 != key }
+        let sameType = registered.filter { $0.typeIdentifier == key.typeIdentifier && !$0.isSame(as: key) }
         guard !sameType.isEmpty else { return nil }
         let sameArguments = sameType.filter { $0.argumentList == key.argumentList }
         if sameArguments.isEmpty {
-            let sameName = sameType.filter { $0.name == key.name }
+            let sameName = sameType.filter { BoundedText.sameName($0.name, key.name) }
             self = .arguments(sameName.isEmpty ? sameType : sameName)
             return
         }
@@ -53,7 +53,7 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     package func argumentsMismatch(for key: ServiceKey, asker: String) -> String? {
         guard case .arguments(let keys) = self else { return nil }
         // The name asked for belongs in the subject only when every key shown has it.
-        let sameName = keys.allSatisfy { $0.name == key.name }
+        let sameName = keys.allSatisfy { BoundedText.sameName($0.name, key.name) }
         let subject = sameName ? key.withoutArguments.description : key.typeDescription
         // Each argument list once, in registration order: `(String)`, or `no runtime arguments`.
         // A set remembers which are shown, as a type can have many registrations.
@@ -112,14 +112,19 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     ///
     /// Linear in the characters of `asked` and `names`: a name whose length alone puts it too
     /// far away is set aside after counting it, and ``editDistance(_:_:atMost:)`` is linear.
+    /// Names of more than `BoundedText.maximumNameBytes` bytes are told apart by their bytes,
+    /// character by character too, as ``BoundedText/sameName(_:_:)`` does: one character of
+    /// 100,000 accents would otherwise be normalized again for every name it is compared with.
     package static func closestName(to asked: String, among names: [String]) -> String? {
         let askedCharacters = Array(asked)
         let limit = maximumDistance(forLength: askedCharacters.count)
         var best: (name: String, distance: Int)?
-        for name in Set(names) where name != asked {
+        for name in Set(names) where !BoundedText.sameName(name, asked) {
             let length = name.count
             guard abs(length - askedCharacters.count) <= limit,
-                let distance = editDistance(askedCharacters[...], Array(name)[...], atMost: limit),
+                let distance = editDistance(
+                    askedCharacters[...], Array(name)[...], atMost: limit,
+                    byBytes: BoundedText.comparesBytes(asked, name)),
                 distance < max(askedCharacters.count, length)
             else { continue }
             if let current = best, (current.distance, current.name) <= (distance, name) { continue }
@@ -134,7 +139,9 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     /// when it is more, or when what differs spans more than ``comparedCharacters`` characters.
     ///
     /// Takes time linear in the length of the strings times `limit`, so that no name, however
-    /// long, holds up the error that suggests it.
+    /// long, holds up the error that suggests it. The characters of strings that
+    /// ``BoundedText/sameName(_:_:)`` compares by bytes are compared by bytes too, for the same
+    /// reason.
     /// - Parameters:
     ///   - lhs: One string.
     ///   - rhs: The other.
@@ -142,21 +149,24 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     package static func editDistance(_ lhs: String, _ rhs: String, atMost limit: Int) -> Int? {
         // Counting first spares the arrays of strings too different in length to be close.
         guard abs(lhs.count - rhs.count) <= limit else { return nil }
-        return editDistance(Array(lhs)[...], Array(rhs)[...], atMost: limit)
+        return editDistance(
+            Array(lhs)[...], Array(rhs)[...], atMost: limit, byBytes: BoundedText.comparesBytes(lhs, rhs))
     }
 
     private static func editDistance(
-        _ lhs: ArraySlice<Character>, _ rhs: ArraySlice<Character>, atMost limit: Int
+        _ lhs: ArraySlice<Character>, _ rhs: ArraySlice<Character>, atMost limit: Int, byBytes: Bool
     ) -> Int? {
         guard limit >= 0, abs(lhs.count - rhs.count) <= limit else { return nil }
+        let same: (Character, Character) -> Bool =
+            byBytes ? { BoundedText.sameBytes($0.utf8, $1.utf8) } : { $0 == $1 }
         // Some optimal alignment leaves alone what both strings start and end with, swaps
         // included, so only the middle between them goes in the table: what the cap bounds.
         var a = lhs
         var b = rhs
-        let start = zip(a, b).prefix { $0 == $1 }.count
+        let start = zip(a, b).prefix(while: same).count
         a = a.dropFirst(start)
         b = b.dropFirst(start)
-        let end = zip(a.reversed(), b.reversed()).prefix { $0 == $1 }.count
+        let end = zip(a.reversed(), b.reversed()).prefix(while: same).count
         a = a.dropLast(end)
         b = b.dropLast(end)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
@@ -178,9 +188,9 @@ package enum RegistrationSuggestion: Equatable, Sendable {
             current[low - 1] = low == 1 ? min(i, beyond) : beyond
             var rowMinimum = current[low - 1]
             for j in low...high {
-                let substitution = x[i - 1] == y[j - 1] ? 0 : 1
+                let substitution = same(x[i - 1], y[j - 1]) ? 0 : 1
                 var distance = min(last[j] + 1, current[j - 1] + 1, last[j - 1] + substitution)
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                if i > 1, j > 1, same(x[i - 1], y[j - 2]), same(x[i - 2], y[j - 1]) {
                     distance = min(distance, beforeLast[j - 2] + 1)
                 }
                 current[j] = min(distance, beyond)
@@ -198,6 +208,14 @@ package enum RegistrationSuggestion: Equatable, Sendable {
 }
 
 extension ServiceKey {
+    /// Whether `other` has the same type, name and argument types, as every diagnostic compares
+    /// keys: the names as ``BoundedText/sameName(_:_:)`` compares them, so that a hostile name
+    /// costs no more than its bytes to tell apart from each registered one.
+    package func isSame(as other: ServiceKey) -> Bool {
+        typeIdentifier == other.typeIdentifier && argumentList == other.argumentList
+            && BoundedText.sameName(name, other.name)
+    }
+
     /// The same type and name, without runtime arguments.
     fileprivate var withoutArguments: ServiceKey {
         ServiceKey(serviceType: serviceType, name: name, argumentList: NoArguments.self)
