@@ -31,7 +31,8 @@ extension TestContainer {
     }
 
     /// The keys among `expected` that nothing here can resolve: no layer, base registration,
-    /// fake or `Injectable` conformance.
+    /// fake or `Injectable` conformance, or one a module replacement hides. A live-only
+    /// registration is registered, though a resolve here refuses it.
     public func missingRegistrations(expected: [ServiceKey]) -> [ServiceKey] {
         expected.filter { key in
             guard let found = layers.lookup(key) else { return !Self.isImplicit(key) }

