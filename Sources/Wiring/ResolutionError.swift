@@ -225,7 +225,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .requiresAwait(let mainActor):
             let call = "`try await \(key.call("container.async.resolve"))`"
             guard mainActor else { return "resolve it with \(call), or from an async factory (`registerAsync`)." }
-            guard let dependent = path.dropLast().last, !dependent.isSame(as: key), let top = path.first else {
+            guard let dependent = path.dropLast().last, dependent != key, let top = path.first else {
                 return "resolve it from @MainActor code, or with \(call) from anywhere."
             }
             // A plain factory resolved it synchronously: an async resolve above it cannot hop for it.

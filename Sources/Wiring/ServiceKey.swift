@@ -59,16 +59,25 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         ServiceKey(serviceType: serviceType, name: newName, argumentList: argumentList)
     }
 
-    /// Whether both keys have the same type, name and argument types.
+    /// Whether both keys have the same type, name and argument types. Names compare as Swift
+    /// compares strings (by canonical equivalence) up to 4,096 bytes of UTF-8, and by their bytes
+    /// beyond, so that no name, however hostile, makes a comparison cost more than its bytes.
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.serviceType == rhs.serviceType && lhs.argumentList == rhs.argumentList && lhs.name == rhs.name
+        lhs.serviceType == rhs.serviceType && lhs.argumentList == rhs.argumentList
+            && BoundedText.sameName(lhs.name, rhs.name)
     }
 
-    /// Hashes the type, the name and the argument types, as `==` compares them.
+    /// Hashes the type, the name and the argument types, as `==` compares them: a name compared
+    /// by its bytes by its length and first bytes, which costs no more than those.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(ObjectIdentifier(argumentList))
-        hasher.combine(name)
+        guard let name, BoundedText.comparesBytes(name) else {
+            hasher.combine(name)
+            return
+        }
+        hasher.combine(name.utf8.count)
+        for byte in name.utf8.prefix(BoundedText.maximumNameBytes) { hasher.combine(byte) }
     }
 
     /// The type name, then the name and argument types when present:

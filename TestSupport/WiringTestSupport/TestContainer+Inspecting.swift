@@ -26,7 +26,7 @@ extension TestContainer {
     public func resolutionCount<Service>(of serviceType: Service.Type, name: String? = nil) -> Int {
         let identifier = ObjectIdentifier(serviceType)
         return traces.withHistory { history in
-            history.counts.filter { $0.key.typeIdentifier == identifier && $0.key.name == name }.values.reduce(0, +)
+            history.counts.filter { $0.key.typeIdentifier == identifier && BoundedText.sameName($0.key.name, name) }.values.reduce(0, +)
         }
     }
 

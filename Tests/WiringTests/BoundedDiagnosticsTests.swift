@@ -209,6 +209,28 @@ private func thousandNamedInts() -> Container {
         #expect(error.description.contains(" -> … \(error.path.count - 6) more … -> "))
         #expect(error.description.contains("(10005 characters)"))
     }
+
+    /// Keys compare names of more than 4,096 bytes by their bytes, hashing as they compare: two
+    /// spellings of one text that long (composed and decomposed) are two keys, where shorter
+    /// ones are one, as Swift's strings are.
+    @Test func keysCompareNamesOfManyBytesByTheirBytes() {
+        let composed = String(repeating: "\u{E9}", count: 3_000)     // é: 2 bytes each
+        let decomposed = String(repeating: "e\u{301}", count: 3_000)  // e and an accent: 3 bytes each
+        #expect(composed == decomposed)
+        #expect(ServiceKey(Int.self, name: composed) != ServiceKey(Int.self, name: decomposed))
+        let shortComposed = String(repeating: "\u{E9}", count: 10)
+        let shortDecomposed = String(repeating: "e\u{301}", count: 10)
+        #expect(ServiceKey(Int.self, name: shortComposed) == ServiceKey(Int.self, name: shortDecomposed))
+        #expect(Set([ServiceKey(Int.self, name: shortComposed), ServiceKey(Int.self, name: shortDecomposed)]).count == 1)
+        let copy = String(decoding: Array(decomposed.utf8), as: UTF8.self)
+        #expect(Set([ServiceKey(Int.self, name: decomposed), ServiceKey(Int.self, name: copy)]).count == 1)
+
+        let container = Container()
+        container.register(Int.self, name: decomposed) { _ in 1 }
+        #expect(throws: ResolutionError.self) { try container.resolve(Int.self, name: composed) }
+        #expect((try? container.resolve(Int.self, name: decomposed)) == 1)
+    }
+
 }
 
 /// Runs `body` on a thread whose stack holds a chain of 1,000 resolutions in a debug build (a

@@ -32,8 +32,8 @@ package enum BoundedText {
     /// what ``maximumNameLength`` characters of any script or flag take.
     package static let maximumNameBytes = 4_096
 
-    /// Whether two names are the same, as every diagnostic compares them: by canonical
-    /// equivalence, as keys are, when both have at most ``maximumNameBytes`` bytes of UTF-8; by
+    /// Whether two names are the same, as keys (`ServiceKey.==`) and diagnostics compare them:
+    /// by canonical equivalence when both have at most ``maximumNameBytes`` bytes of UTF-8; by
     /// their bytes when either has more.
     ///
     /// Why not `==` throughout: it normalizes what it compares, and one character may join any
@@ -41,8 +41,7 @@ package enum BoundedText {
     /// normalized all of its accents a thousand times over. By bytes, names of different lengths
     /// differ at once, and others cost no more than the bytes they share. What is given up is
     /// only telling that two spellings of one text this long are the same: such names are
-    /// generated, not typed, and a key the registry holds is found by its lookup, never reaching
-    /// a diagnostic.
+    /// generated, not typed.
     package static func sameName(_ lhs: String?, _ rhs: String?) -> Bool {
         guard let lhs, let rhs else { return lhs == nil && rhs == nil }
         return comparesBytes(lhs, rhs) ? sameBytes(lhs.utf8, rhs.utf8) : lhs == rhs
@@ -51,7 +50,12 @@ package enum BoundedText {
     /// Whether ``sameName(_:_:)`` compares `lhs` and `rhs` by their bytes, as the characters of
     /// names that long are compared too (by ``sameBytes(_:_:)``).
     package static func comparesBytes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count > maximumNameBytes || rhs.utf8.count > maximumNameBytes
+        comparesBytes(lhs) || comparesBytes(rhs)
+    }
+
+    /// Whether `name` is compared by its bytes: it has more than ``maximumNameBytes``.
+    package static func comparesBytes(_ name: String) -> Bool {
+        name.utf8.count > maximumNameBytes
     }
 
     /// Whether two texts have the same bytes: counted first, which costs nothing, then compared up

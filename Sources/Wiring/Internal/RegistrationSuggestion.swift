@@ -24,7 +24,7 @@ package enum RegistrationSuggestion: Equatable, Sendable {
     ///   - key: The key asked for, which nothing registers.
     ///   - registered: The keys registered for its type, in registration order.
     package init?(for key: ServiceKey, registered: [ServiceKey]) {
-        let sameType = registered.filter { $0.typeIdentifier == key.typeIdentifier && !$0.isSame(as: key) }
+        let sameType = registered.filter { $0.typeIdentifier == key.typeIdentifier && $0 != key }
         guard !sameType.isEmpty else { return nil }
         let sameArguments = sameType.filter { $0.argumentList == key.argumentList }
         if sameArguments.isEmpty {
@@ -208,14 +208,6 @@ package enum RegistrationSuggestion: Equatable, Sendable {
 }
 
 extension ServiceKey {
-    /// Whether `other` has the same type, name and argument types, as every diagnostic compares
-    /// keys: the names as ``BoundedText/sameName(_:_:)`` compares them, so that a hostile name
-    /// costs no more than its bytes to tell apart from each registered one.
-    package func isSame(as other: ServiceKey) -> Bool {
-        typeIdentifier == other.typeIdentifier && argumentList == other.argumentList
-            && BoundedText.sameName(name, other.name)
-    }
-
     /// The same type and name, without runtime arguments.
     fileprivate var withoutArguments: ServiceKey {
         ServiceKey(serviceType: serviceType, name: name, argumentList: NoArguments.self)

@@ -23,7 +23,9 @@ package struct RegistryStorage {
         let typeKey = TypeTableKey(type: ObjectIdentifier(type), arguments: arguments)
         guard let name else { return unnamed[typeKey] }
         // The name's bytes are hashed; another name may share the hash, an equal one differ in bytes.
-        if let candidate = named[typeKey.named(name)], candidate.key.name == name, candidate.key.argumentList == arguments {
+        if let candidate = named[typeKey.named(name)], BoundedText.sameName(candidate.key.name, name),
+            candidate.key.argumentList == arguments
+        {
             return candidate
         }
         return namedByKey[ServiceKey(serviceType: type, name: name, argumentList: arguments)]

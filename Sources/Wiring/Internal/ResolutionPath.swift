@@ -32,7 +32,7 @@ extension Resolution {
     @inline(never)
     private func circularDependency(_ key: ServiceKey) -> ResolutionError {
         let keys = path
-        let start = keys.firstIndex { $0.isSame(as: key) } ?? keys.startIndex
+        let start = keys.firstIndex { $0 == key } ?? keys.startIndex
         return ResolutionError(
             key: key, path: keys + [key], reason: .circularDependency(cycle: Array(keys[start...]) + [key]))
     }

@@ -267,7 +267,7 @@ extension Resolution {
 
     func notRegistered(_ key: ServiceKey) -> ResolutionError {
         let nearMisses = source.registrations(ofType: key.serviceType)
-            .filter { !$0.entry.key.isSame(as: key) }
+            .filter { $0.entry.key != key }
             .map { ResolutionError.RegisteredKey(key: $0.entry.key, site: $0.entry.site) }
         let error = ResolutionError(key: key, path: path + [key], reason: .notRegistered(nearMisses: nearMisses))
         state.observer?.didFail(key, error: error)

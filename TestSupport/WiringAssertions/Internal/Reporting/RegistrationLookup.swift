@@ -25,7 +25,7 @@ enum RegistrationLookup {
     static func nearMisses(of key: ServiceKey, in resolver: any Resolver) -> [String] {
         guard let source = source(of: resolver) else { return [] }
         return source.registrations(ofType: key.serviceType)
-            .filter { !$0.entry.key.isSame(as: key) }
+            .filter { $0.entry.key != key }
             .map { "\($0.entry.key) at \($0.entry.site)" }
     }
 }
