@@ -20,23 +20,6 @@ private final class PopRaced: Sendable {
     init(_ maker: String) { self.maker = maker }
 }
 
-/// Objects held weakly, from any thread: whether a layer let go of what it made.
-private final class WeakObjects: @unchecked Sendable {
-    private final class Box {
-        weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
-    }
-
-    private let lock = NSLock()
-    private var boxes: [Box] = []
-
-    func add(_ object: AnyObject) {
-        lock.withLock { boxes.append(Box(object)) }
-    }
-
-    var alive: Int { lock.withLock { boxes.filter { $0.object != nil }.count } }
-}
-
 /// What one round's resolves got, held strongly until checked: a freed instance's address,
 /// reused by a later one, would make two instances look like one.
 private final class RoundResults: @unchecked Sendable {

@@ -390,7 +390,7 @@ struct OneStoreTests {
         }.scope(.container)
         base.register(ShelfWeak.self) { _ in ShelfWeak() }.scope(.weak)
         let test = TestContainer(base: base)
-        let bag = WeakBag()
+        let bag = WeakObjects()
         let deadline = Date().addingTimeInterval(1)
         let finished = await raceThreadsAsync(4, timeout: .seconds(60)) { thread in
             while Date() < deadline {
@@ -416,19 +416,3 @@ private struct ShelfObjects: @unchecked Sendable {
     let objects: [AnyObject?]
 }
 
-/// Objects held weakly, from any thread.
-private final class WeakBag: @unchecked Sendable {
-    private final class Box {
-        weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
-    }
-
-    private let lock = NSLock()
-    private var boxes: [Box] = []
-
-    func add(_ object: AnyObject) {
-        lock.withLock { boxes.append(Box(object)) }
-    }
-
-    var alive: Int { lock.withLock { boxes.filter { $0.object != nil }.count } }
-}
