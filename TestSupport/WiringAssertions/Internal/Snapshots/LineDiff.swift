@@ -15,7 +15,8 @@ package struct LineDiff {
         edits = Self.edits(from: old, to: new)
     }
 
-    /// The hunks, one line each, the same for the same input.
+    /// The hunks, one line each, the same for the same input: at most ``maximumShownLines``
+    /// of them, and a last line saying how many more there are.
     package func unified(context: Int = 3) -> String {
         let changed = edits.indices.filter { if case .same = edits[$0] { false } else { true } }
         guard !changed.isEmpty else { return "" }
@@ -30,15 +31,21 @@ package struct LineDiff {
             }
         }
         var output: [String] = []
+        // The line each side is at, counted once through the edits, hunk after hunk.
+        var oldLine = 1, newLine = 1, counted = 0
+        func count(_ edits: ArraySlice<Edit>) -> (old: Int, new: Int) {
+            edits.reduce(into: (0, 0)) { counts, edit in
+                if case .added = edit {} else { counts.0 += 1 }
+                if case .removed = edit {} else { counts.1 += 1 }
+            }
+        }
         for range in ranges {
-            // Line numbers where the hunk starts: the edits before it, counted on each side.
-            let before = edits[..<range.lowerBound]
-            let oldStart = before.filter { if case .added = $0 { false } else { true } }.count + 1
-            let newStart = before.filter { if case .removed = $0 { false } else { true } }.count + 1
+            let skipped = count(edits[counted..<range.lowerBound])
+            oldLine += skipped.old
+            newLine += skipped.new
             let hunk = edits[range]
-            let oldCount = hunk.filter { if case .added = $0 { false } else { true } }.count
-            let newCount = hunk.filter { if case .removed = $0 { false } else { true } }.count
-            output.append("@@ -\(Self.span(oldStart, oldCount)) +\(Self.span(newStart, newCount)) @@")
+            let lengths = count(hunk)
+            output.append("@@ -\(Self.span(oldLine, lengths.old)) +\(Self.span(newLine, lengths.new)) @@")
             for edit in hunk {
                 switch edit {
                 case .same(let line): output.append(" " + line)
@@ -46,42 +53,108 @@ package struct LineDiff {
                 case .added(let line): output.append("+" + line)
                 }
             }
+            oldLine += lengths.old
+            newLine += lengths.new
+            counted = range.upperBound + 1
         }
-        return output.joined(separator: "\n")
+        guard output.count > Self.maximumShownLines else { return output.joined(separator: "\n") }
+        return (output.prefix(Self.maximumShownLines) + ["… \(output.count - Self.maximumShownLines) more lines of this diff"])
+            .joined(separator: "\n")
     }
+
+    /// The most lines ``unified(context:)`` shows: a message of a few screens, however large
+    /// the snapshots.
+    package static let maximumShownLines = 400
 
     /// `start,count`, with the start of an empty side being the line before it, as `diff -u` writes it.
     private static func span(_ start: Int, _ count: Int) -> String {
         "\(count == 0 ? start - 1 : start),\(count)"
     }
 
-    /// A shortest edit script, from the longest common subsequence of the two lists. Snapshots
-    /// are a few hundred lines at most, so the quadratic table is cheap; on ties it removes
-    /// before it adds, so the output is deterministic.
+    /// The most differing lines ``edits(from:to:)`` aligns one by one: beyond, what differs is
+    /// shown as removed, then added. Its cost grows with the lines times the differences, and
+    /// what it keeps with the square of the differences.
+    private static let maximumDifferences = 1_000
+
+    /// A shortest edit script (Myers' greedy algorithm), between the lines both lists start and
+    /// end with. Within each run of changes, removals come before additions, so the output is
+    /// deterministic and reads as `diff -u` does.
     private static func edits(from old: [String], to new: [String]) -> [Edit] {
-        let rows = old.count, columns = new.count
-        // common[i][j]: the length of the longest common subsequence of old[i...] and new[j...].
-        var common = Array(repeating: Array(repeating: 0, count: columns + 1), count: rows + 1)
-        for i in stride(from: rows - 1, through: 0, by: -1) {
-            for j in stride(from: columns - 1, through: 0, by: -1) {
-                common[i][j] = old[i] == new[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+        let start = zip(old, new).prefix { $0 == $1 }.count
+        let end = zip(old[start...].reversed(), new[start...].reversed()).prefix { $0 == $1 }.count
+        let oldMiddle = Array(old[start..<(old.count - end)]), newMiddle = Array(new[start..<(new.count - end)])
+        let middle = shortestScript(from: oldMiddle, to: newMiddle)
+            ?? oldMiddle.map(Edit.removed) + newMiddle.map(Edit.added)
+        return old[..<start].map(Edit.same) + removalsFirst(middle) + old[(old.count - end)...].map(Edit.same)
+    }
+
+    /// A shortest edit script from `old` to `new`, or `nil` when it takes more than
+    /// ``maximumDifferences`` removals and additions. Round `d` finds, on each diagonal `k`
+    /// (lines of `old` used minus lines of `new` used), how far a script of `d` edits reaches;
+    /// the reaches of every round are kept to walk the script back from the end.
+    private static func shortestScript(from old: [String], to new: [String]) -> [Edit]? {
+        let (n, m) = (old.count, new.count)
+        var reach: [Int: Int] = [1: 0]
+        var rounds: [[Int: Int]] = []
+        for d in 0...min(n + m, maximumDifferences) {
+            rounds.append(reach)
+            for k in stride(from: -d, through: d, by: 2) {
+                // From the diagonal above (an addition) or the one below (a removal).
+                let fromAbove = k == -d || (k != d && reach[k - 1, default: 0] < reach[k + 1, default: 0])
+                var x = fromAbove ? reach[k + 1, default: 0] : reach[k - 1, default: 0] + 1
+                var y = x - k
+                while x < n, y < m, old[x] == new[y] {
+                    x += 1
+                    y += 1
+                }
+                reach[k] = x
+                if x >= n, y >= m { return walkBack(rounds, to: d, old: old, new: new) }
             }
         }
+        return nil
+    }
+
+    /// The script of `d` edits whose rounds' reaches are `rounds`, from its end back to its start.
+    private static func walkBack(_ rounds: [[Int: Int]], to d: Int, old: [String], new: [String]) -> [Edit] {
         var edits: [Edit] = []
-        var i = 0, j = 0
-        while i < rows || j < columns {
-            if i < rows, j < columns, old[i] == new[j] {
-                edits.append(.same(old[i]))
-                i += 1
-                j += 1
-            } else if j == columns || (i < rows && common[i + 1][j] >= common[i][j + 1]) {
-                edits.append(.removed(old[i]))
-                i += 1
+        var (x, y) = (old.count, new.count)
+        for round in stride(from: d, through: 0, by: -1) {
+            let reach = rounds[round]
+            let k = x - y
+            let fromAbove = k == -round || (k != round && reach[k - 1, default: 0] < reach[k + 1, default: 0])
+            let previousX = round == 0 ? 0 : fromAbove ? reach[k + 1, default: 0] : reach[k - 1, default: 0]
+            let previousY = round == 0 ? 0 : previousX - (fromAbove ? k + 1 : k - 1)
+            while x > previousX, y > previousY {
+                edits.append(.same(old[x - 1]))
+                x -= 1
+                y -= 1
+            }
+            guard round > 0 else { break }
+            if fromAbove {
+                edits.append(.added(new[y - 1]))
+                y -= 1
             } else {
-                edits.append(.added(new[j]))
-                j += 1
+                edits.append(.removed(old[x - 1]))
+                x -= 1
             }
         }
-        return edits
+        return edits.reversed()
+    }
+
+    /// `edits` with each run of changes put as its removals, then its additions.
+    private static func removalsFirst(_ edits: [Edit]) -> [Edit] {
+        var result: [Edit] = []
+        var added: [Edit] = []
+        for edit in edits {
+            switch edit {
+            case .same:
+                result += added
+                added = []
+                result.append(edit)
+            case .removed: result.append(edit)
+            case .added: added.append(edit)
+            }
+        }
+        return result + added
     }
 }
