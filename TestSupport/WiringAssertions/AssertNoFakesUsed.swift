@@ -1,3 +1,4 @@
+import Wiring
 import WiringTestSupport
 
 /// Fails the running test at this line, listing every key a default from `test.fakes` stood in
@@ -30,7 +31,7 @@ package func checkNoFakesUsed(_ test: TestContainer, at site: CallSite) {
     guard !faked.isEmpty else { return }
     let count = faked.count == 1 ? "1 service came" : "\(faked.count) services came"
     var lines = ["\(count) from fakes, as nothing registered them or their registration is live-only:"]
-    lines += faked.map { "  \($0)" }
+    lines += BoundedText.listedLines(faked.map { "\($0)" }).map { "  " + $0 }
     lines.append("  fix: register them in the app's container, or override them in the test if a double is intended")
     recordFailure(lines.joined(separator: "\n"), at: site)
 }

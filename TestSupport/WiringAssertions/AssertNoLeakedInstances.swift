@@ -42,8 +42,9 @@ package func checkNoLeakedInstances(_ test: TestContainer, at site: CallSite) {
     let leaked = test.leakedInstances()
     guard !leaked.isEmpty else { return }
     let count = leaked.count == 1 ? "1 instance" : "\(leaked.count) instances"
+    let (shown, more) = BoundedText.listed(leaked)
     let lines = ["the test container made \(count) still alive though it let go of what it kept:"]
-        + leaked.map { "  \($0)" }
+        + shown.map { "  \($0)" } + (more.map { ["  \($0) (`test.leakedInstances()` lists them all)"] } ?? [])
         + ["  fix: find what still holds each (a closure capturing it strongly, a cycle of strong references) and break it with `[weak self]` or a weak property"]
     recordFailure(lines.joined(separator: "\n"), at: site)
 }

@@ -34,7 +34,9 @@ package func checkNoUnusedRegistrations(_ test: TestContainer, ignoring: [Servic
     guard !unused.isEmpty else { return }
     let count = unused.count == 1 ? "1 registration was" : "\(unused.count) registrations were"
     var lines = ["\(count) never resolved through the test container:"]
-    lines += unused.map { "  \($0)" }
+    let (shown, more) = BoundedText.listed(unused)
+    lines += shown.map { "  \($0)" }
+    if let more { lines.append("  \(more) (`test.unusedRegistrations()` lists them all)") }
     lines.append(
         "  fix: resolve what the test is about, remove registrations and overrides it does not need, "
             + "or pass their keys in `ignoring:`")

@@ -30,9 +30,11 @@ package func checkNoWiringWarnings(_ test: TestContainer, at site: CallSite) {
     guard !warnings.isEmpty else { return }
     let count = warnings.count == 1 ? "1 warning" : "\(warnings.count) warnings"
     var lines = ["the test container noticed \(count):"]
-    for warning in warnings {
+    let (shown, more) = BoundedText.listed(warnings)
+    for warning in shown {
         // Each warning's own lines (its fix) stay indented under it.
         lines += warning.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
     }
+    if let more { lines.append("  \(more) (`test.warnings` lists them all)") }
     recordFailure(lines.joined(separator: "\n"), at: site)
 }

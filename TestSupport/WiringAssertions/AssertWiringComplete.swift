@@ -97,7 +97,8 @@ package func checkWiringComplete(_ report: WiringReport, at site: CallSite) {
     var message = "the wiring is incomplete:\n\(indented(report.description))"
     let needingSamples = report.needingSamples
     if !needingSamples.isEmpty {
-        let adds = needingSamples.map { $0.call("samples.add") }.joined(separator: "; ")
+        let (shown, more) = BoundedText.listed(needingSamples.map { $0.call("samples.add") })
+        let adds = (Array(shown) + (more.map { ["// \($0)"] } ?? [])).joined(separator: "; ")
         message += "\nfix: give sample arguments to the assertion, `assertWiringComplete(…) { samples in \(adds) }`"
     }
     recordFailure(message, at: site)

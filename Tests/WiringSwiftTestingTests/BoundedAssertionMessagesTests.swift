@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WiringAssertions
+import WiringSwiftTesting
 
 /// The line diff a snapshot assertion fails with is a diagnostic, bounded as every other: its
 /// cost does not grow with the product of two large snapshots' lengths, and its text stays a few
@@ -48,5 +49,25 @@ import WiringAssertions
         #expect(lines.first == "@@ -1,10000 +1,10000 @@")
         #expect(lines[1] == "-old 1")
         #expect(lines.last == "… 19601 more lines of this diff")
+    }
+}
+
+/// An assertion's failure lists at most ten of what it found, then how many more, and where
+/// they are all listed: a large app's registrations make a list nobody reads.
+///
+/// Before: `assertNoUnusedRegistrations` (and the leak, fake and warning assertions) listed
+/// every one (hunt 14's note).
+@Suite struct BoundedAssertionListsTests {
+    @Test func unusedRegistrationsAreListedUpToTenThenCounted() {
+        let app = Container()
+        for number in 1...50 { app.register(Int.self, name: "n\(number)") { _ in number } }
+        let test = TestContainer(base: app)
+        let message = expectFailures { assertNoUnusedRegistrations(test) }.first?.message ?? ""
+        let lines = message.split(separator: "\n").map(String.init)
+        #expect(lines.first == "50 registrations were never resolved through the test container:")
+        #expect(lines.count == 1 + 10 + 1 + 1, "\(message)")
+        #expect(lines[1].hasPrefix("  Int (name: \"n1\")"), "\(message)")
+        #expect(lines[11] == "  … and 40 more (`test.unusedRegistrations()` lists them all)")
+        #expect(lines.last?.hasSuffix("or pass their keys in `ignoring:`") == true)
     }
 }
