@@ -145,6 +145,23 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
         #expect(outcome.succeeded, "\(outcome)")
         #expect(outcome.output.contains("hunt15: the property resolved: true"), "\(outcome)")
     }
+
+    /// The same race as above, as an app writes it, with nothing blocking: an async factory starts
+    /// `Task { Holder() }` (an object with `@Injected` properties) and returns at once; 2,000
+    /// resolves. Expected: every property resolves and the process lives. Actual: the process
+    /// stops, with `a step popped out of order` (UnsafeStepStack.swift:32) or `Index out of range`
+    /// (ContiguousArrayBuffer.swift): 3 runs of 3 before the loop ends. Same likely cause: the
+    /// task takes the factory's turn and runs in its resolution while the caller leaves its step
+    /// and finishes the resolution without that turn.
+    @Test(.timeLimit(.minutes(3)), .enabled(if: ChildProcess.isSupported))
+    func aTaskAnAsyncFactoryStartsMakingAnObjectAsItReturnsNeitherCrashesNorFails() throws {
+        let outcome = try ChildProcess.run(
+            "hunt15-task-races-return",
+            arguments: ["--testing-library", "swift-testing", "--filter", "Hunt15TaskRacesReturnChildSuite"],
+            timeout: 120)
+        #expect(outcome.succeeded, "\(outcome)")
+        #expect(outcome.output.contains("hunt15: 2000 of 2000 properties resolved"), "\(outcome)")
+    }
 }
 
 // MARK: An object made by a task the async factory started, while the factory returns
@@ -206,5 +223,62 @@ struct Hunt15TaskOutlivesTurnChildSuite {
         let holder = await (try #require(holderTask.get())).value
         #expect(throws: Never.self) { try holder.$late.get() }
         print("hunt15: the property resolved: \((try? holder.$late.get()) != nil)")
+    }
+}
+
+final class Hunt15Quick: Sendable {}
+final class Hunt15QuickHolder: @unchecked Sendable {
+    @Injected var quick: Hunt15Quick
+    @Injected var other: Hunt15Other
+}
+
+/// Run only in a child process: the race of `aPropertyStillResolvingWhenTheFactoryReturns` with
+/// nothing blocking, as an app writes it: an async factory starts a task that makes an object with
+/// `@Injected` properties, and returns at once.
+@Suite(.enabled(if: ChildProcess.requestedCase == "hunt15-task-races-return"))
+struct Hunt15TaskRacesReturnChildSuite {
+    @Test func manyFactoriesStartingATaskThatMakesAnObject() async throws {
+        let tasks = Hunt15Box<[Task<Hunt15QuickHolder, Never>]>([])
+        let app = Container()
+        app.register(Hunt15Other.self) { _ in Hunt15Other() }
+        app.register(Hunt15Quick.self) { r in
+            _ = try r.resolve(Hunt15Other.self)
+            return Hunt15Quick()
+        }
+        app.registerAsync(Hunt15Made.self) { _ in
+            let task = Task { Hunt15QuickHolder() }
+            tasks.set(tasks.get() + [task])
+            return Hunt15Made()
+        }
+        for _ in 0..<2_000 {
+            let test = TestContainer(base: app)
+            _ = try await test.async.resolve(Hunt15Made.self)
+        }
+        var resolved = 0
+        for task in tasks.get() where (try? await task.value.$quick.get()) != nil { resolved += 1 }
+        print("hunt15: \(resolved) of \(tasks.get().count) properties resolved")
+    }
+}
+
+@Suite struct Hunt15KeyTests {
+    /// `ServiceKey.==` compares names of at most 4,096 bytes by canonical equivalence
+    /// (`BoundedText.sameName`), so `"café"` composed and decomposed are one key, and registering
+    /// the second replaces the first: `registrations` lists one. Resolving by the first spelling
+    /// still returns the replaced registration ("first"); by the second, the new one.
+    ///
+    /// Likely cause: `RegistryStorage.insert` files a named entry in `named` under the FNV hash of
+    /// the name's bytes (`TypeTableKey.named`, `nameHash`), and never removes the replaced entry
+    /// filed under the other spelling's bytes; `entry(for:name:)` finds that stale candidate first,
+    /// and `BoundedText.sameName(candidate.key.name, name)` accepts it. Not new today (the check was
+    /// `==` before), but in the lookup today's change touched.
+    @Test func theSecondRegistrationOfAKeySpelledOtherwiseReplacesTheFirst() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(ServiceKey(String.self, name: composed) == ServiceKey(String.self, name: decomposed))
+        let app = Container()
+        app.register(String.self, name: composed) { _ in "first" }
+        app.register(String.self, name: decomposed) { _ in "second" }
+        #expect(try app.resolve(String.self, name: decomposed) == "second")
+        #expect(try app.resolve(String.self, name: composed) == "second")
     }
 }
