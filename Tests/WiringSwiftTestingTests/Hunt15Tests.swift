@@ -143,12 +143,14 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
             arguments: ["--testing-library", "swift-testing", "--filter", "Hunt15TaskOutlivesTurnChildSuite"],
             timeout: 60)
         #expect(outcome.succeeded, "\(outcome)")
-        #expect(outcome.output.contains("hunt15: the property resolved: true"), "\(outcome)")
+        #expect(outcome.output.contains("hunt15: the property resolved:"), "\(outcome)")
     }
 
     /// The same race as above, as an app writes it, with nothing blocking: an async factory starts
     /// `Task { Holder() }` (an object with `@Injected` properties) and returns at once; 2,000
-    /// resolves. Expected: every property resolves and the process lives. Actual: the process
+    /// resolves. Expected: the process lives (each property resolves in the factory's resolution,
+    /// or, made after it returned, from `Container.current` as any code: here it fails with
+    /// `no-container`, as every one of them did at 0e18830, without a crash). Actual: the process
     /// stops, with `a step popped out of order` (UnsafeStepStack.swift:32) or `Index out of range`
     /// (ContiguousArrayBuffer.swift): 3 runs of 3 before the loop ends. Same likely cause: the
     /// task takes the factory's turn and runs in its resolution while the caller leaves its step
@@ -160,7 +162,7 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
             arguments: ["--testing-library", "swift-testing", "--filter", "Hunt15TaskRacesReturnChildSuite"],
             timeout: 120)
         #expect(outcome.succeeded, "\(outcome)")
-        #expect(outcome.output.contains("hunt15: 2000 of 2000 properties resolved"), "\(outcome)")
+        #expect(outcome.output.contains("properties resolved"), "\(outcome)")
     }
 }
 
@@ -221,7 +223,6 @@ struct Hunt15TaskOutlivesTurnChildSuite {
         _ = try await test.async.resolve(Hunt15Made.self)
         release.signal()
         let holder = await (try #require(holderTask.get())).value
-        #expect(throws: Never.self) { try holder.$late.get() }
         print("hunt15: the property resolved: \((try? holder.$late.get()) != nil)")
     }
 }
@@ -280,5 +281,41 @@ struct Hunt15TaskRacesReturnChildSuite {
         app.register(String.self, name: decomposed) { _ in "second" }
         #expect(try app.resolve(String.self, name: decomposed) == "second")
         #expect(try app.resolve(String.self, name: composed) == "second")
+    }
+
+    /// ServiceKey.swift promises "no name, however hostile, makes a comparison cost more than its
+    /// bytes", and today's commit that "every set and table of keys is bounded". Names of more
+    /// than 4,096 bytes hash by their length and first 4,096 bytes only, so generated names that
+    /// share a 4,096-byte prefix and a length (a long common path, a counter at the end) all share
+    /// one hash: the container's `namedByKey` table probes every earlier one, comparing 4,096
+    /// bytes each, and registering n of them costs n² / 2 such comparisons. Measured (debug):
+    /// 1,500 such names took 422 s to register, against 0.59 s for 1,500 names of the same length
+    /// differing in their first bytes; this test registers 100 (seconds against a few hundredths).
+    /// At 0e18830 the whole name was hashed (`hasher.combine(name)`), so this is new today.
+    ///
+    /// Likely cause: `ServiceKey.hash(into:)` hashes `name.utf8.prefix(BoundedText.maximumNameBytes)`
+    /// and the count; the bytes after the prefix (where such names differ) never reach the hash.
+    @Test func namesSharingTheirFirst4096BytesRegisterAsFastAsNamesThatDifferEarly() throws {
+        let count = 100
+        let prefix = String(repeating: "p", count: 4_096)
+        func suffix(_ i: Int) -> String {
+            let digits = String(i)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+        let late = (0..<count).map { prefix + suffix($0) }
+        let early = (0..<count).map { suffix($0) + prefix }
+        func seconds(_ names: [String]) throws -> Double {
+            let start = Date()
+            let app = Container()
+            for (i, name) in names.enumerated() { app.register(Int.self, name: name) { _ in i } }
+            for (i, name) in names.enumerated() where i % 100 == 0 {
+                #expect(try app.resolve(Int.self, name: name) == i)
+            }
+            return Date().timeIntervalSince(start)
+        }
+        let differingEarly = try seconds(early)
+        let differingLate = try seconds(late)
+        print("hunt15: \(count) names differing early: \(differingEarly) s, late: \(differingLate) s")
+        #expect(differingLate < max(5 * differingEarly, 0.5), "early \(differingEarly) s, late \(differingLate) s")
     }
 }
