@@ -154,7 +154,10 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
     /// stops, with `a step popped out of order` (UnsafeStepStack.swift:32) or `Index out of range`
     /// (ContiguousArrayBuffer.swift) or a segmentation fault: with 2,000 resolves the child crashed
     /// 10 runs of 10 alone, 2 of 3 beside the other Hunt15 tests; with 10,000, 4 of 5 beside them, so the test runs
-    /// up to three children. Same likely cause: the
+    /// up to three children. Under Thread Sanitizer (`--sanitize=thread`) the child reports a
+    /// Swift access race on the `Resolution` (read in `Resolution.resolve` from `@Injected`'s
+    /// `resolveInjected`, on the task's thread) before stopping with `Resolution.swift:47: Fatal
+    /// error: a resolution's source was asked for between calls`. Same likely cause: the
     /// task takes the factory's turn and runs in its resolution while the caller leaves its step
     /// and finishes the resolution without that turn.
     @Test(.timeLimit(.minutes(3)), .enabled(if: ChildProcess.isSupported))
