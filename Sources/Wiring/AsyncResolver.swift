@@ -35,11 +35,11 @@ public struct AsyncResolver: Sendable {
     /// What a top-level async call resolves from; `nil` in a factory's resolver, which must not
     /// keep its container alive (an instance may keep the resolver).
     private let source: (any ResolutionSource)?
+    /// The resolution of the factory that got this resolver: what a call made after the factory
+    /// returned resolves from (its source, if it still exists).
     private let resolution: Resolution?
-    /// The turn of `resolution` this resolver's calls take; see `Resolution.takeAsyncTurn`.
-    private let turn: Int
-    /// The factory that got this resolver, until it returns (see ``RunningFactory``).
-    let ancestors: RunningFactory?
+    /// That factory, whose calls take turns in its resolution while it runs (see ``RunningFactory``).
+    let factory: RunningFactory?
     /// A resolver that is neither a container nor a test container (a factory's, or one of
     /// the app's own), resolved from synchronously: it has no async form of its own.
     private let synchronous: (any Resolver)?
@@ -47,16 +47,15 @@ public struct AsyncResolver: Sendable {
     package init(source: any ResolutionSource) {
         self.source = source
         self.resolution = nil
-        self.turn = 0
-        self.ancestors = nil
+        self.factory = nil
         self.synchronous = nil
     }
 
+    /// The resolver of a factory that `resolution` awaits, whose calls take `turn`.
     init(resolution: Resolution, turn: Int) {
         self.source = nil
         self.resolution = resolution
-        self.turn = turn
-        self.ancestors = RunningFactory(resolution, turn: turn)
+        self.factory = RunningFactory(resolution, turn: turn)
         self.synchronous = nil
     }
 
@@ -66,15 +65,8 @@ public struct AsyncResolver: Sendable {
         let source = resolver as? any ResolutionSource
         self.source = source
         self.resolution = nil
-        self.turn = 0
-        self.ancestors = nil
+        self.factory = nil
         self.synchronous = source == nil ? resolver : nil
-    }
-
-    /// Lets go of the factory's ancestors once it returned; see `ancestors`. Calls made later from
-    /// a task the factory started continue nothing.
-    func factoryReturned() {
-        ancestors?.returned()
     }
 
     /// Resolves a service, awaiting its factory if it is async or isolated to the main actor.
@@ -105,16 +97,17 @@ public struct AsyncResolver: Sendable {
             return try synchronous.resolve(serviceType, name: key.name, arguments: repeat each arguments)
         }
         let start: (source: any ResolutionSource, path: [RegistrationEntry])
-        if let resolution {
-            switch resolution.takeAsyncTurn(turn) {
-            case .taken:
-                defer { resolution.endAsyncTurn(turn) }
-                return try await resolution.resolveAsync(key, as: serviceType, turn: turn, arguments: repeat each arguments)
-            case .busy:
+        if let resolution, let factory {
+            switch factory.takeTurn() {
+            case .taken(let running):
+                defer { factory.endTurn(of: running) }
+                return try await running.resolveAsync(
+                    key, as: serviceType, turn: factory.turn, arguments: repeat each arguments)
+            case .busy(let running):
                 // Another task of the same factory is resolving in it (`async let`): this call gets
                 // a resolution of its own, below the same path.
-                start = (resolution.sourceForConcurrentCall, ancestors?.entries ?? [])
-            case .finished:
+                start = (running.sourceForConcurrentCall, factory.entries)
+            case .returned:
                 // Kept past its factory: a new call, from the source if it still exists.
                 start = (try resolution.sourceForNewCall(key), [])
             }
@@ -139,8 +132,8 @@ public struct AsyncResolver: Sendable {
     package func withSynchronousResolver<Result>(
         isolatedTo actor: any Actor, _ body: @escaping @Sendable (any Resolver) throws -> Result
     ) async throws -> Result {
-        guard let resolution, case .taken = resolution.takeAsyncTurn(turn) else { throw NeedsAwait(isMainActor: false) }
-        defer { resolution.endAsyncTurn(turn) }
+        guard let factory, case .taken(let resolution) = factory.takeTurn() else { throw NeedsAwait(isMainActor: false) }
+        defer { factory.endTurn(of: resolution) }
         let running = UncheckedSendable(resolution)
         return try await actor.runIsolated {
             try ResolutionThread.withAsyncResolution(running.value) { UncheckedSendable(try body(running.value.resolver)) }
@@ -150,32 +143,81 @@ public struct AsyncResolver: Sendable {
     /// The async factory running in this task, if one runs: the path a top-level async call
     /// started from inside it continues, and the resolution its synchronous code continues.
     /// Tasks the factory starts inherit it; it is emptied when the factory returns
-    /// (``factoryReturned()``), so a task that outlives the factory starts afresh.
+    /// (``RunningFactory/returned()``), so a task that outlives the factory starts afresh.
     @TaskLocal static var runningFactory: RunningFactory?
 }
 
 /// An async factory, while it runs: the registrations being resolved when it started, and its
-/// resolution, which its synchronous code (an object it makes, resolving its `@Injected`
-/// properties) continues in the turn its resolver's calls take, as a synchronous factory's does.
+/// resolution, which its calls continue one at a time, in the turn they take: its resolver's,
+/// and its synchronous code's (an object it makes resolving its `@Injected` properties), as a
+/// synchronous factory's do. Once it returned, nothing takes its turn any more, and the step
+/// that awaited it goes on only once the calls that held the turn (from a task the factory
+/// started) gave it back.
 final class RunningFactory: Sendable {
-    private let running: LockedState<(entries: [RegistrationEntry], resolution: Resolution?)>
+    private struct Running {
+        var entries: [RegistrationEntry]
+        var resolution: Resolution?
+        /// The calls holding the factory's turn: one at most, but for a moment.
+        var calls = 0
+    }
+
+    private let running: LockedState<Running>
     /// The turn of the resolution the factory's calls take; see `Resolution.takeAsyncTurn`.
     let turn: Int
 
     init(_ resolution: Resolution, turn: Int) {
-        running = LockedState((resolution.pathEntries, resolution))
+        running = LockedState(Running(entries: resolution.pathEntries, resolution: resolution), rank: .runningFactory)
         self.turn = turn
     }
 
+    /// What a call of the factory's code finds.
+    enum Turn {
+        /// It took the turn in the factory's resolution, and gives it back with ``endTurn(of:)``.
+        case taken(Resolution)
+        /// Another call of the factory has the turn (`async let`).
+        case busy(Resolution)
+        /// The factory returned.
+        case returned
+    }
+
+    /// The registrations being resolved when the factory started; none once it returned.
     var entries: [RegistrationEntry] { running.withLock { $0.entries } }
 
     /// The factory's resolution; `nil` once it returned.
     var resolution: Resolution? { running.withLock { $0.resolution } }
 
-    /// Lets go of what the factory ran in: an instance may keep its resolver, and holding the
-    /// resolution or its entries would keep their instances alive after the container.
-    func returned() {
-        running.withLock { $0 = ([], nil) }
+    /// Takes the factory's turn, if it still runs and no other call of it has the turn.
+    func takeTurn() -> Turn {
+        running.withLock { running in
+            guard let resolution = running.resolution else { return .returned }
+            switch resolution.takeAsyncTurn(turn) {
+            case .taken:
+                running.calls += 1
+                return .taken(resolution)
+            case .busy: return .busy(resolution)
+            case .finished: return .returned
+            }
+        }
+    }
+
+    /// Gives back the turn ``takeTurn()`` gave.
+    func endTurn(of resolution: Resolution) {
+        resolution.endAsyncTurn(turn)
+        running.withLock { $0.calls -= 1 }
+    }
+
+    /// The factory returned: from now on no call takes its turn (a call from a task it started
+    /// is a new one), and what it ran in is let go (an instance may keep its resolver, and
+    /// holding the resolution or its entries would keep their instances alive after the
+    /// container). Returns once no call holds the turn, so that the step that awaited the
+    /// factory goes on alone in its resolution.
+    nonisolated(nonsending)
+    func returned() async {
+        running.withLock { running in
+            running.entries = []
+            running.resolution = nil
+        }
+        while running.withLock({ $0.calls > 0 }) { await Task.yield() }
     }
 }
 

@@ -68,7 +68,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Hashes the type, the name and the argument types, as `==` compares them: a name compared
-    /// by its bytes by its length and first bytes, which costs no more than those.
+    /// by its bytes by its bytes, which costs no more than reading them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(ObjectIdentifier(argumentList))
@@ -76,8 +76,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
             hasher.combine(name)
             return
         }
-        hasher.combine(name.utf8.count)
-        for byte in name.utf8.prefix(BoundedText.maximumNameBytes) { hasher.combine(byte) }
+        for byte in name.utf8 { hasher.combine(byte) }
     }
 
     /// The type name, then the name and argument types when present:

@@ -41,6 +41,13 @@ package struct RegistryStorage {
         } else {
             previous = namedByKey.updateValue(entry, forKey: entry.key)
             named[tableKey] = entry
+            // The same name spelled otherwise (a composed or a decomposed accent) is the same key:
+            // the slot of the spelling it replaces answers with it too.
+            if let previous, let replaced = previous.key.name, let name = entry.key.name,
+                !BoundedText.sameBytes(replaced.utf8, name.utf8)
+            {
+                named[TypeTableKey(previous.key)] = entry
+            }
         }
         if let previous, previous.id != entry.id { order.removeAll { $0 == entry.key } }
         if previous?.id != entry.id { order.append(entry.key) }

@@ -175,16 +175,17 @@ extension Resolution {
         arguments: UncheckedSendable<Any>, keep: (Service) throws -> Service
     ) async throws -> Service {
         let made: Service
+        // The factory's calls take the next turn, while this call waits for it.
+        let resolver = AsyncResolver(resolution: self, turn: turn + 1)
         do {
-            // The factory's calls take the next turn, while this call waits for it.
-            let resolver = AsyncResolver(resolution: self, turn: turn + 1)
-            defer { resolver.factoryReturned() }
-            made = try await AsyncResolver.$runningFactory.withValue(resolver.ancestors) {
+            made = try await AsyncResolver.$runningFactory.withValue(resolver.factory) {
                 try await factory(resolver, arguments)
             }
         } catch {
+            await resolver.factory?.returned()
             throw resolutionError(error, entry, key)
         }
+        await resolver.factory?.returned()
         return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
     }
 }

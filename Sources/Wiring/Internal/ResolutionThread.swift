@@ -106,10 +106,9 @@ package enum ResolutionThread {
     /// verifies what `body` resolves. Runs it as it is when a resolution runs on this thread, no
     /// async factory runs in this task, or another of its tasks is resolving in it.
     static func inRunningAsyncFactory<Result>(_ body: () -> Result) -> Result {
-        guard !isResolving, let factory = AsyncResolver.runningFactory, let resolution = factory.resolution,
-            case .taken = resolution.takeAsyncTurn(factory.turn)
+        guard !isResolving, let factory = AsyncResolver.runningFactory, case .taken(let resolution) = factory.takeTurn()
         else { return body() }
-        defer { resolution.endAsyncTurn(factory.turn) }
+        defer { factory.endTurn(of: resolution) }
         return withAsyncResolution(resolution, body)
     }
 
