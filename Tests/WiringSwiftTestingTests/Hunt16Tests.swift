@@ -23,7 +23,14 @@ private func finishes<Value: Sendable>(_ task: Task<Value, any Error>, within se
     return done.get()
 }
 
-@Suite struct Hunt16Tests {
+/// The CPU time this process used so far, all threads.
+private func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+@Suite(.serialized) struct Hunt16Tests {
     /// What goes wrong: an async factory starts a task that outlives it (a warm-up,
     /// `Task { try await r.resolve(Hunt16Warmed.self) }`) and returns. The docs
     /// (AsyncAndMainActor.md) say "a task that outlives the factory starts afresh": the factory
@@ -69,5 +76,114 @@ private func finishes<Value: Sendable>(_ task: Task<Value, any Error>, within se
         _ = try await warmUp.get()?.value
         #expect(returned, "resolve of the factory's service waited for a task the factory started")
         #expect(returnedOnceCancelled, "cancelling the caller did not end the wait either")
+    }
+
+    /// What goes wrong: while the step that awaited an async factory waits for a call a task of
+    /// the factory still makes in its resolution (see above), it spins: a whole core busy for as
+    /// long as that call takes, though nothing is to be done. Here the task's call waits two
+    /// seconds (a sleeping factory, a network round-trip as apps have) and the process burns about
+    /// two seconds of CPU meanwhile (measured: 1.9 to 2.0 s); a suspended wait costs nothing. On
+    /// the main actor (a view model resolving its service) the main thread is as busy.
+    ///
+    /// Likely cause: `RunningFactory.returned()` (AsyncResolver.swift) waits with
+    /// `while running.withLock({ $0.calls > 0 }) { await Task.yield() }`, a busy loop, rather
+    /// than suspending on a continuation that `endTurn(of:)` resumes when the last call ends.
+    @Test(.timeLimit(.minutes(1)))
+    func waitingForATaskOfTheFactoryDoesNotSpin() async throws {
+        let entered = TurnsSignal()
+        let warmUp = TurnsBox<Task<Hunt16Warmed, any Error>?>(nil)
+        let app = Container()
+        app.registerAsync(Hunt16Warmed.self) { _ in
+            entered.signal()
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            return Hunt16Warmed()
+        }
+        app.registerAsync(Hunt16Service.self) { r in
+            warmUp.set(Task { try await r.resolve(Hunt16Warmed.self) })
+            await entered.wait()   // the warm-up's call holds the turn now
+            return Hunt16Service()
+        }
+        let cpuBefore = processCPUSeconds()
+        let started = Date()
+        _ = try await app.async.resolve(Hunt16Service.self)
+        let wall = Date().timeIntervalSince(started)
+        let cpu = processCPUSeconds() - cpuBefore
+        _ = try await warmUp.get()?.value
+        #expect(cpu < 0.5, "resolve took \(wall) s and \(cpu) s of CPU, spinning while it waited")
+    }
+}
+
+// MARK: A deadlock between the factory's return and a `.container` singleton being made
+
+final class Hunt16Settings: Sendable {}
+final class Hunt16Session: Sendable {}
+final class Hunt16Sync: Sendable {}
+
+extension Hunt16Tests {
+    /// What goes wrong: nothing but documented calls, and two resolves never return. An async
+    /// `.container` factory (`Hunt16Settings`) starts a task that resolves `Hunt16Sync` through
+    /// its resolver (taking the factory's turn); `Hunt16Sync`'s factory resolves `Hunt16Session`
+    /// through a container it captured (AsyncAndMainActor.md: such calls are supported "from its
+    /// own task or tasks it starts, while it runs"). Meanwhile another task resolves
+    /// `Hunt16Session`, a `.container` singleton whose factory needs `Hunt16Settings`. Once the
+    /// settings factory returns, its step waits for the task's call (`RunningFactory.returned()`)
+    /// before it publishes the settings; the task's call waits for the session; the session's
+    /// maker waits for the settings. Nobody backs off and nothing reports a cycle (there is none
+    /// in the registrations: before f5805d6 the settings were published as their factory returned,
+    /// and all three calls finished). Both resolves hang for good; the waiting step spins a core.
+    ///
+    /// Likely cause: the step's wait for the calls holding the turn is not a wait `Creations`
+    /// knows of: the chain "captured-container call waits for the session's claim → the session's
+    /// maker waits for the settings' claim → the settings' maker (the step) waits for the task's
+    /// call → that call awaits the captured-container call" closes through it, so `waitCycle`
+    /// never sees the cycle, and no one backs off.
+    ///
+    /// Run in a child process, which gives each resolve 5 seconds (they take milliseconds when
+    /// nothing waits for the task).
+    @Test(.timeLimit(.minutes(2)), .enabled(if: ChildProcess.isSupported))
+    func aTaskOfASingletonsFactoryAndASingletonNeedingItDoNotDeadlock() throws {
+        let outcome = try ChildProcess.run(
+            "hunt16-return-waits-for-a-claim",
+            arguments: ["--testing-library", "swift-testing", "--filter", "Hunt16DeadlockChildSuite"],
+            timeout: 60)
+        #expect(outcome.output.contains("hunt16: settings resolved: true"), "\(outcome)")
+        #expect(outcome.output.contains("hunt16: session resolved: true"), "\(outcome)")
+    }
+}
+
+/// Run only in a child process: see `aTaskOfASingletonsFactoryAndASingletonNeedingItDoNotDeadlock`.
+@Suite(.enabled(if: ChildProcess.requestedCase == "hunt16-return-waits-for-a-claim"))
+struct Hunt16DeadlockChildSuite {
+    @Test func theFactorysReturnWaitsForATaskWaitingForItsSingleton() async throws {
+        let syncEntered = TurnsSignal()
+        let sessionEntered = TurnsSignal()
+        let syncTask = TurnsBox<Task<Hunt16Sync, any Error>?>(nil)
+        let app = Container()
+        app.registerAsync(Hunt16Sync.self) { _ in
+            syncEntered.signal()   // one for the settings' factory, one for the test
+            syncEntered.signal()
+            await sessionEntered.wait()   // the session's maker holds its claim, and needs the settings
+            try await Task.sleep(nanoseconds: 100_000_000)
+            _ = try await app.async.resolve(Hunt16Session.self)
+            return Hunt16Sync()
+        }
+        app.registerAsync(Hunt16Session.self) { r in
+            sessionEntered.signal()
+            _ = try await r.resolve(Hunt16Settings.self)
+            return Hunt16Session()
+        }.scope(.container)
+        app.registerAsync(Hunt16Settings.self) { r in
+            syncTask.set(Task { try await r.resolve(Hunt16Sync.self) })
+            await syncEntered.wait()   // the task's call holds the turn now
+            return Hunt16Settings()
+        }.scope(.container)
+        let settings = Task { try await app.async.resolve(Hunt16Settings.self) }
+        await syncEntered.wait()
+        let session = Task { try await app.async.resolve(Hunt16Session.self) }
+        let settingsResolved = await finishes(settings, within: 5)
+        let sessionResolved = await finishes(session, within: 1)
+        print("hunt16: settings resolved: \(settingsResolved)")
+        print("hunt16: session resolved: \(sessionResolved)")
+        _ = syncTask
     }
 }
