@@ -229,3 +229,53 @@ extension Hunt16Tests {
         #expect(test.trace.roots.map(\.key) == [ServiceKey(AsyncMadeRepository.self)], "\(test.trace.render())")
     }
 }
+
+// MARK: Leaks
+
+final class Hunt16KeepsResolver: @unchecked Sendable {
+    let resolver: AsyncResolver
+    init(_ resolver: AsyncResolver) { self.resolver = resolver }
+}
+
+extension Hunt16Tests {
+    /// Held so far: a `.container` instance that keeps its resolver, whose factory started a task
+    /// that made a call in its turn as it returned (and still holds the task-local factory), does
+    /// not keep its container, nor the singletons its resolution made, once the container goes.
+    @Test(.timeLimit(.minutes(1)))
+    func anInstanceKeepingItsResolverPastATaskOfItsFactoryKeepsNothingOfTheResolution() async throws {
+        weak var weakContainer: Container?
+        weak var weakKeeper: Hunt16KeepsResolver?
+        weak var weakService: Hunt16Service?
+        let warmUp = TurnsBox<Task<Hunt16Warmed, any Error>?>(nil)
+        let later = TurnsSignal()
+        try await {
+            let entered = TurnsSignal()
+            let container = Container()
+            container.register(Hunt16Service.self) { _ in Hunt16Service() }.scope(.container)
+            container.registerAsync(Hunt16Warmed.self) { _ in
+                entered.signal()
+                try await Task.sleep(nanoseconds: 50_000_000)
+                return Hunt16Warmed()
+            }
+            container.registerAsync(Hunt16KeepsResolver.self) { r in
+                _ = try await r.resolve(Hunt16Service.self)
+                warmUp.set(Task {
+                    let warmed = try await r.resolve(Hunt16Warmed.self)
+                    await later.wait()   // the task, and its task-local factory, outlive the resolve
+                    return warmed
+                })
+                await entered.wait()
+                return Hunt16KeepsResolver(r)
+            }.scope(.container)
+            let keeper = try await container.async.resolve(Hunt16KeepsResolver.self)
+            weakContainer = container
+            weakKeeper = keeper
+            weakService = try container.resolve(Hunt16Service.self)
+        }()
+        #expect(weakContainer == nil)
+        #expect(weakKeeper == nil)
+        #expect(weakService == nil)
+        later.signal()
+        _ = try await warmUp.get()?.value
+    }
+}
