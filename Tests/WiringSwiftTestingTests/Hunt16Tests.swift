@@ -279,3 +279,41 @@ extension Hunt16Tests {
         _ = try await warmUp.get()?.value
     }
 }
+
+// MARK: Where a task's call is recorded
+
+extension Hunt16Tests {
+    /// Held so far: a call a task of the factory makes through its resolver while the factory
+    /// runs is recorded under the factory, even when it ends after the factory returned; one made
+    /// once the factory returned is a root of its own (a new call).
+    @Test(.timeLimit(.minutes(1)))
+    func aTasksCallWhileTheFactoryRunsIsRecordedUnderItAndOneAfterItReturnedIsARoot() async throws {
+        let entered = TurnsSignal()
+        let returned = TurnsSignal()
+        let during = TurnsBox<Task<Hunt16Warmed, any Error>?>(nil)
+        let after = TurnsBox<Task<Hunt16Warmed, any Error>?>(nil)
+        let app = Container()
+        app.registerAsync(Hunt16Warmed.self) { _ in
+            entered.signal()
+            try await Task.sleep(nanoseconds: 20_000_000)
+            return Hunt16Warmed()
+        }
+        app.registerAsync(Hunt16Service.self) { r in
+            during.set(Task { try await r.resolve(Hunt16Warmed.self) })
+            after.set(Task {
+                await returned.wait()
+                return try await r.resolve(Hunt16Warmed.self)
+            })
+            await entered.wait()
+            return Hunt16Service()
+        }
+        let test = TestContainer(base: app)
+        _ = try await test.async.resolve(Hunt16Service.self)
+        returned.signal()
+        _ = try await during.get()?.value
+        _ = try await after.get()?.value
+        let roots = test.trace.roots
+        #expect(roots.map(\.key) == [ServiceKey(Hunt16Service.self), ServiceKey(Hunt16Warmed.self)], "\(test.trace.render())")
+        #expect(roots.first?.children.map(\.key) == [ServiceKey(Hunt16Warmed.self)], "\(test.trace.render())")
+    }
+}
