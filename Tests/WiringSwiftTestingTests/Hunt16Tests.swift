@@ -317,3 +317,36 @@ extension Hunt16Tests {
         #expect(roots.first?.children.map(\.key) == [ServiceKey(Hunt16Warmed.self)], "\(test.trace.render())")
     }
 }
+
+// MARK: The main actor
+
+@MainActor final class Hunt16ViewModel {}
+final class Hunt16Screen: Sendable {}
+
+extension Hunt16Tests {
+    /// Held so far: resolved from the main actor, the step that awaited the factory waits there
+    /// (`returned()` runs where its caller runs) for a task's call that needs the main actor: the
+    /// wait yields, so the main-actor factory runs and both finish.
+    @MainActor @Test(.timeLimit(.minutes(1)))
+    func waitingOnTheMainActorForATaskThatNeedsTheMainActorFinishes() async throws {
+        let entered = TurnsSignal()
+        let warmUp = TurnsBox<Task<Hunt16Screen, any Error>?>(nil)
+        let app = Container()
+        app.registerMainActor(Hunt16ViewModel.self) { _ in Hunt16ViewModel() }
+        app.registerAsync(Hunt16Screen.self) { r in
+            entered.signal()
+            try await Task.sleep(nanoseconds: 50_000_000)
+            _ = try await r.resolve(Hunt16ViewModel.self)
+            return Hunt16Screen()
+        }
+        app.registerAsync(Hunt16Service.self) { r in
+            warmUp.set(Task { try await r.resolve(Hunt16Screen.self) })
+            await entered.wait()
+            return Hunt16Service()
+        }
+        let resolving = Task { @MainActor in try await app.async.resolve(Hunt16Service.self) }
+        let returned = await finishes(resolving, within: 5)
+        #expect(returned)
+        _ = try await warmUp.get()?.value
+    }
+}
