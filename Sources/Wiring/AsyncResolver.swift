@@ -104,9 +104,14 @@ public struct AsyncResolver: Sendable {
                 return try await running.resolveAsync(
                     key, as: serviceType, turn: factory.turn, arguments: repeat each arguments)
             case .busy(let running):
-                // Another task of the same factory is resolving in it (`async let`): this call gets
-                // a resolution of its own, below the same path.
-                start = (running.sourceForConcurrentCall, factory.entries)
+                // From another task of the factory (`async let`, `Task {}`), or beside another of
+                // its calls: a resolution of its own, below the same path, unless the step that
+                // awaited the factory has finished since.
+                if let source = running.sourceForConcurrentCall {
+                    start = (source, factory.entries)
+                } else {
+                    start = (try resolution.sourceForNewCall(key), [])
+                }
             case .returned:
                 // Kept past its factory: a new call, from the source if it still exists.
                 start = (try resolution.sourceForNewCall(key), [])
@@ -148,25 +153,27 @@ public struct AsyncResolver: Sendable {
 }
 
 /// An async factory, while it runs: the registrations being resolved when it started, and its
-/// resolution, which its calls continue one at a time, in the turn they take: its resolver's,
-/// and its synchronous code's (an object it makes resolving its `@Injected` properties), as a
-/// synchronous factory's do. Once it returned, nothing takes its turn any more, and the step
-/// that awaited it goes on only once the calls that held the turn (from a task the factory
-/// started) gave it back.
+/// resolution, which the factory's own task continues in the turn its calls take: its resolver's
+/// calls, and its synchronous code's (an object it makes, resolving its `@Injected` properties),
+/// as a synchronous factory's do. The tasks it starts (`async let`, groups, `Task {}`) share its
+/// task-locals but not its resolution: their calls are calls of their own below the same path,
+/// and a new call once it returned, so that nothing but the factory's task is in the resolution
+/// when the step that awaited it goes on.
 final class RunningFactory: Sendable {
     private struct Running {
         var entries: [RegistrationEntry]
         var resolution: Resolution?
-        /// The calls holding the factory's turn: one at most, but for a moment.
-        var calls = 0
+        /// The task the factory runs in.
+        let task: TaskIdentity?
     }
 
     private let running: LockedState<Running>
     /// The turn of the resolution the factory's calls take; see `Resolution.takeAsyncTurn`.
     let turn: Int
 
+    /// Made in the task the factory is about to run in.
     init(_ resolution: Resolution, turn: Int) {
-        running = LockedState(Running(entries: resolution.pathEntries, resolution: resolution), rank: .runningFactory)
+        running = LockedState(Running(entries: resolution.pathEntries, resolution: resolution, task: .current))
         self.turn = turn
     }
 
@@ -174,7 +181,7 @@ final class RunningFactory: Sendable {
     enum Turn {
         /// It took the turn in the factory's resolution, and gives it back with ``endTurn(of:)``.
         case taken(Resolution)
-        /// Another call of the factory has the turn (`async let`).
+        /// It comes from another task than the factory's, or another call has the turn.
         case busy(Resolution)
         /// The factory returned.
         case returned
@@ -186,38 +193,33 @@ final class RunningFactory: Sendable {
     /// The factory's resolution; `nil` once it returned.
     var resolution: Resolution? { running.withLock { $0.resolution } }
 
-    /// Takes the factory's turn, if it still runs and no other call of it has the turn.
+    /// Takes the factory's turn, if the factory still runs, this is its task, and no other call
+    /// of it has the turn.
     func takeTurn() -> Turn {
-        running.withLock { running in
-            guard let resolution = running.resolution else { return .returned }
-            switch resolution.takeAsyncTurn(turn) {
-            case .taken:
-                running.calls += 1
-                return .taken(resolution)
-            case .busy: return .busy(resolution)
-            case .finished: return .returned
-            }
+        let (resolution, isTheFactorysTask) = running.withLock { ($0.resolution, $0.task == .current) }
+        guard let resolution else { return .returned }
+        guard isTheFactorysTask else { return .busy(resolution) }
+        switch resolution.takeAsyncTurn(turn) {
+        case .taken: return .taken(resolution)
+        case .busy: return .busy(resolution)
+        case .finished: return .returned
         }
     }
 
     /// Gives back the turn ``takeTurn()`` gave.
     func endTurn(of resolution: Resolution) {
         resolution.endAsyncTurn(turn)
-        running.withLock { $0.calls -= 1 }
     }
 
-    /// The factory returned: from now on no call takes its turn (a call from a task it started
-    /// is a new one), and what it ran in is let go (an instance may keep its resolver, and
-    /// holding the resolution or its entries would keep their instances alive after the
-    /// container). Returns once no call holds the turn, so that the step that awaited the
-    /// factory goes on alone in its resolution.
-    nonisolated(nonsending)
-    func returned() async {
+    /// The factory returned, in its task, which no call of it holds the turn in any more: from
+    /// now on a call is a new one, and what it ran in is let go (an instance may keep its
+    /// resolver, and holding the resolution or its entries would keep their instances alive
+    /// after the container).
+    func returned() {
         running.withLock { running in
             running.entries = []
             running.resolution = nil
         }
-        while running.withLock({ $0.calls > 0 }) { await Task.yield() }
     }
 }
 

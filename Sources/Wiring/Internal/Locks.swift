@@ -29,8 +29,6 @@ package struct LockRank: Sendable, CustomStringConvertible {
     /// A container's registrations and kept instances; the variants a registration keeps per
     /// runtime arguments are read under it.
     package static let container = LockRank(100, name: "container")
-    /// An async factory's calls (`RunningFactory`): its resolution's turn is taken under it.
-    package static let runningFactory = LockRank(500, name: "runningFactory")
     /// The default: nothing else is taken while it is held.
     package static let leaf = LockRank(1_000, name: "leaf")
 }

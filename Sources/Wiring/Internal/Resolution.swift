@@ -136,13 +136,10 @@ package final class Resolution: UnsafeResolutionState, @unchecked Sendable {
         ResolutionSlot.holds(self) || (asyncTurn?.withLock { $0 > 0 } ?? false)
     }
 
-    /// The source of this async resolution, for a call made while another call of the same
-    /// factory holds its turn.
-    package var sourceForConcurrentCall: any ResolutionSource {
-        guard let source = escape.withLock({ $0.asyncCallSource ?? $0.source }) else {
-            preconditionFailure("only an async resolution has calls that run concurrently")
-        }
-        return source
+    /// The source of this async resolution, for a call made beside it (from another task of a
+    /// factory it awaits); `nil` once it finished, when such a call is a new one.
+    package var sourceForConcurrentCall: (any ResolutionSource)? {
+        escape.withLock { $0.asyncCallSource ?? $0.source }
     }
 
     /// Ends a turn that ``takeAsyncTurn(_:)`` gave.

@@ -182,10 +182,10 @@ extension Resolution {
                 try await factory(resolver, arguments)
             }
         } catch {
-            await resolver.factory?.returned()
+            resolver.factory?.returned()
             throw resolutionError(error, entry, key)
         }
-        await resolver.factory?.returned()
+        resolver.factory?.returned()
         return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
     }
 }
