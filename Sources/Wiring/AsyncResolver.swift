@@ -51,11 +51,11 @@ public struct AsyncResolver: Sendable {
         self.synchronous = nil
     }
 
-    /// The resolver of a factory that `resolution` awaits, whose calls take `turn`.
-    init(resolution: Resolution, turn: Int) {
+    /// The resolver of `factory`, which `resolution` awaits.
+    init(resolution: Resolution, factory: RunningFactory) {
         self.source = nil
         self.resolution = resolution
-        self.factory = RunningFactory(resolution, turn: turn)
+        self.factory = factory
         self.synchronous = nil
     }
 
@@ -160,21 +160,21 @@ public struct AsyncResolver: Sendable {
 /// and a new call once it returned, so that nothing but the factory's task is in the resolution
 /// when the step that awaited it goes on.
 final class RunningFactory: Sendable {
-    private struct Running {
-        var entries: [RegistrationEntry]
-        var resolution: Resolution?
-        /// The task the factory runs in.
-        let task: TaskIdentity?
-    }
-
-    private let running: LockedState<Running>
+    private let running: LockedState<(entries: [RegistrationEntry], resolution: Resolution?)>
     /// The turn of the resolution the factory's calls take; see `Resolution.takeAsyncTurn`.
     let turn: Int
+    /// The task the factory runs in, while it runs (see ``run(_:)``).
+    private let task = TaskMark()
 
-    /// Made in the task the factory is about to run in.
     init(_ resolution: Resolution, turn: Int) {
-        running = LockedState(Running(entries: resolution.pathEntries, resolution: resolution, task: .current))
+        running = LockedState((resolution.pathEntries, resolution))
         self.turn = turn
+    }
+
+    /// Runs the factory, `body`, in this task, which its calls take the turn from.
+    nonisolated(nonsending)
+    func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await task.marking(body)
     }
 
     /// What a call of the factory's code finds.
@@ -196,9 +196,8 @@ final class RunningFactory: Sendable {
     /// Takes the factory's turn, if the factory still runs, this is its task, and no other call
     /// of it has the turn.
     func takeTurn() -> Turn {
-        let (resolution, isTheFactorysTask) = running.withLock { ($0.resolution, $0.task == .current) }
         guard let resolution else { return .returned }
-        guard isTheFactorysTask else { return .busy(resolution) }
+        guard task.isCurrentTask else { return .busy(resolution) }
         switch resolution.takeAsyncTurn(turn) {
         case .taken: return .taken(resolution)
         case .busy: return .busy(resolution)

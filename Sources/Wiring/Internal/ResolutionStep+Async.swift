@@ -176,16 +176,17 @@ extension Resolution {
     ) async throws -> Service {
         let made: Service
         // The factory's calls take the next turn, while this call waits for it.
-        let resolver = AsyncResolver(resolution: self, turn: turn + 1)
+        let running = RunningFactory(self, turn: turn + 1)
+        let resolver = AsyncResolver(resolution: self, factory: running)
         do {
-            made = try await AsyncResolver.$runningFactory.withValue(resolver.factory) {
-                try await factory(resolver, arguments)
+            made = try await AsyncResolver.$runningFactory.withValue(running) {
+                try await running.run { try await factory(resolver, arguments) }
             }
         } catch {
-            resolver.factory?.returned()
+            running.returned()
             throw resolutionError(error, entry, key)
         }
-        resolver.factory?.returned()
+        running.returned()
         return try ResolutionThread.withAsyncResolution(self) { try keep(made) }
     }
 }
