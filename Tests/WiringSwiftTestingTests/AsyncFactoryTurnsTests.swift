@@ -98,7 +98,7 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
     ///
     /// Before (f5805d6): whichever task took the turn first had it, so the `async let` did, and
     /// the property resolved outside the factory (hunt 15).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func anInjectedPropertyOfWhatTheFactorysTaskMakesIsRecordedUnderItWhileAnAsyncLetResolves() async throws {
         let test = TestContainer(base: makeBusyTurnApp(registersNetwork: true))
         test.override((any AsyncMadeNetwork).self) { _ in AsyncMadeFakeNetwork() }
@@ -112,7 +112,7 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
     }
 
     /// The same property, when nothing answers it, is reported by verification.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(4)))
     func verifyingReportsAnInjectedPropertyOfWhatTheFactorysTaskMakesWhileAnAsyncLetResolves() async {
         let report = await TestContainer(base: makeBusyTurnApp(registersNetwork: false)).verifyWiringAsync()
         #expect(!report.isComplete, "\(report)")
@@ -124,7 +124,7 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
     /// A task of an async factory makes an object whose `@Injected` property's factory is still
     /// running when the async factory returns: a call of its own, it resolves, and the step goes
     /// on (a blocking factory makes the timing certain).
-    @Test(.timeLimit(.minutes(2)), .enabled(if: ChildProcess.isSupported))
+    @Test(.timeLimit(.minutes(4)), .enabled(if: ChildProcess.isSupported))
     func aPropertyStillResolvingWhenItsAsyncFactoryReturnsNeitherCrashesNorFails() throws {
         let outcome = try ChildProcess.run(
             "turn-held-as-factory-returns",
@@ -137,7 +137,7 @@ private func makeBusyTurnApp(registersNetwork: Bool) -> Container {
     /// The same race as an app writes it, with nothing blocking: an async factory starts
     /// `Task { Holder() }` and returns at once, 10,000 times; up to three children, stopping at
     /// the first that does not live.
-    @Test(.timeLimit(.minutes(3)), .enabled(if: ChildProcess.isSupported))
+    @Test(.timeLimit(.minutes(4)), .enabled(if: ChildProcess.isSupported))
     func aTaskAnAsyncFactoryStartsMakingAnObjectAsItReturnsNeitherCrashesNorFails() throws {
         // A race: up to three children, stopping at the first that does not live.
         for _ in 0..<3 {
@@ -172,15 +172,6 @@ final class TurnsLateHolder: @unchecked Sendable {
     @Injected var late: TurnsLate
 }
 
-/// A value shared with a factory, read after it ran.
-final class TurnsBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ new: Value) { lock.withLock { value = new } }
-    func get() -> Value { lock.withLock { value } }
-}
-
 /// Run only in a child process: an async factory starts a task that makes an object with an
 /// `@Injected` property while the factory runs; the property's (synchronous) factory is still
 /// running, in the async factory's resolution, when the async factory returns and its
@@ -191,7 +182,7 @@ struct TurnHeldAsTheFactoryReturnsChildSuite {
         let executor = TurnsSerialExecutor()
         let entered = TurnsSignal()
         let release = DispatchSemaphore(value: 0)
-        let holderTask = TurnsBox<Task<TurnsLateHolder, Never>?>(nil)
+        let holderTask = Locked<Task<TurnsLateHolder, Never>?>(nil)
         let app = Container()
         app.register(TurnsOther.self) { _ in TurnsOther() }
         app.register(TurnsLate.self) { r in
@@ -225,7 +216,7 @@ final class TurnsQuickHolder: @unchecked Sendable {
 @Suite(.enabled(if: ChildProcess.requestedCase == "task-races-factory-return"))
 struct TaskRacingTheFactorysReturnChildSuite {
     @Test func manyFactoriesStartingATaskThatMakesAnObject() async throws {
-        let tasks = TurnsBox<[Task<TurnsQuickHolder, Never>]>([])
+        let tasks = Locked<[Task<TurnsQuickHolder, Never>]>([])
         let app = Container()
         app.register(TurnsOther.self) { _ in TurnsOther() }
         app.register(TurnsQuick.self) { r in

@@ -82,7 +82,7 @@ private func makeAsyncMadeApp(asyncRepository: Bool) -> Container {
         let app = Container()
         app.register((any AsyncMadeNetwork).self) { _ in AsyncMadeLiveNetwork() }
         let (factoryReturned, returned) = AsyncStream<Void>.makeStream()
-        let later = LockedBox<Task<AsyncMadeRepository, Never>?>(nil)
+        let later = Locked<Task<AsyncMadeRepository, Never>?>(nil)
         app.registerAsync(Int.self) { _ in
             later.set(Task {
                 for await _ in factoryReturned { break }
@@ -101,11 +101,3 @@ private func makeAsyncMadeApp(asyncRepository: Bool) -> Container {
     }
 }
 
-/// A value shared with a factory, read after it ran.
-private final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ new: Value) { lock.withLock { value = new } }
-    func get() -> Value { lock.withLock { value } }
-}

@@ -133,6 +133,14 @@ package final class Locked<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    package func set(_ newValue: Value) {
+        withLock { $0 = newValue }
+    }
+
+    package func get() -> Value {
+        withLock { $0 }
+    }
 }
 
 /// Indents every line by two spaces, as failure messages nest an error's text.
