@@ -91,10 +91,9 @@ package enum ResolutionThread {
     }
 
     /// The source of the resolution running on this thread, if one runs: what a property
-    /// wrapper of an object its factory makes resolves from, continuing that resolution. In an
-    /// async factory whose resolution another of its tasks holds (see
-    /// ``inRunningAsyncFactory(_:)``), its source: a call of its own, as a concurrent call of the
-    /// factory's resolver is.
+    /// wrapper of an object its factory makes resolves from, continuing that resolution. In a
+    /// task an async factory started while the factory runs (see ``inRunningAsyncFactory(_:)``),
+    /// the factory's source: a call of its own, as that task's calls of the factory's resolver are.
     static var runningSource: (any ResolutionSource)? {
         if let resolution = ResolutionSlot.current, resolution.state.isActive { return resolution.source }
         return AsyncResolver.runningFactory?.resolution?.sourceForConcurrentCall
@@ -103,8 +102,8 @@ package enum ResolutionThread {
     /// Runs `body`, synchronous code of the async factory running in this task (an object it
     /// makes, resolving its `@Injected` properties), in the factory's resolution, as a synchronous
     /// factory's code runs in its own: the factory's registration is what needs, records and
-    /// verifies what `body` resolves. Runs it as it is when a resolution runs on this thread, no
-    /// async factory runs in this task, or another of its tasks is resolving in it.
+    /// verifies what `body` resolves. Runs it as it is when a resolution runs on this thread, or
+    /// this is not an async factory's own task (none runs, or this is a task it started).
     static func inRunningAsyncFactory<Result>(_ body: () -> Result) -> Result {
         guard !isResolving, let factory = AsyncResolver.runningFactory, case .taken(let resolution) = factory.takeTurn()
         else { return body() }
